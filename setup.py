@@ -1,0 +1,59 @@
+"""Build the compiled hot path (``diverge_frames._frames_c``) when possible.
+
+Without Cython or a C compiler the install still succeeds, pure Python, as aio-libs
+packages do. ``DIVERGE_FRAMES_NO_EXTENSIONS=1`` skips the extension on purpose;
+``DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1`` makes a failed build an error (CI, wheels).
+"""
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
+REQUIRE_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_REQUIRE_EXTENSIONS"))
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that falls back to pure Python when compiling fails."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # compiler missing, headers missing, ...
+            self._give_up(exc)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc):
+        if REQUIRE_EXTENSIONS:
+            raise
+        print(
+            f"WARNING: diverge_frames._frames_c not built ({exc}); "
+            "installing the pure-Python implementation",
+            file=sys.stderr,
+        )
+
+
+def extensions():
+    if NO_EXTENSIONS:
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if REQUIRE_EXTENSIONS:
+            raise
+        print("WARNING: Cython not found; installing pure Python", file=sys.stderr)
+        return []
+    return cythonize(
+        ["src/diverge_frames/_frames_c.pyx"],
+        compiler_directives={"language_level": "3"},
+    )
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

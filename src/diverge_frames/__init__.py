@@ -1,0 +1,41 @@
+"""diverge-frames: the MCP channel frames of the Diverge provider protocol.
+
+A channel payload is one tag byte and JSON. :mod:`diverge_frames.notifications` and
+:mod:`diverge_frames.read_resource` decode and encode them; :mod:`diverge_frames.types`
+holds the MCP values (rmcp 3.1's serde shapes as msgspec Structs);
+:mod:`diverge_frames.channel` holds the sequence rules.
+
+``IMPLEMENTATION`` is ``"cython"`` when the compiled hot path is in use, ``"python"``
+otherwise (no compiler at install time, or ``DIVERGE_FRAMES_NO_EXTENSIONS=1``).
+"""
+
+from __future__ import annotations
+
+from . import notifications, read_resource, types
+from ._impl import IMPLEMENTATION
+from .errors import EmptyFrameError, FrameBodyError, FrameError, SequenceError, UnknownTagError
+from .types import (
+    CustomNotification,
+    ErrorData,
+    ReadResourceResult,
+    ServerNotification,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "IMPLEMENTATION",
+    "__version__",
+    "notifications",
+    "read_resource",
+    "types",
+    "FrameError",
+    "EmptyFrameError",
+    "UnknownTagError",
+    "FrameBodyError",
+    "SequenceError",
+    "ServerNotification",
+    "CustomNotification",
+    "ReadResourceResult",
+    "ErrorData",
+]

@@ -1,0 +1,144 @@
+"""The hot path in pure Python: tag split, dispatch to a cached decoder, encode.
+
+Twin of ``_frames_c.pyx``, kept alike line by line; both pass the same tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from . import types as t
+from ._shared import decode_custom, encode_custom, encoder
+from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
+
+Payload = Union[bytes, bytearray, memoryview]
+
+_NOTIFICATION = 0
+_RESULT = 0
+_ERROR = 1
+_TAG_NOTIFICATION = b"\x00"
+_TAG_RESULT = b"\x00"
+_TAG_ERROR = b"\x01"
+#: Below this many bytes a ``bytes`` body is sliced (a small copy beats a memoryview).
+_SLICE_LIMIT = 512
+
+_notification_decoder = msgspec.json.Decoder(t.TypedNotification)
+_result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire)
+_error_decoder = msgspec.json.Decoder(t.ErrorData)
+_encode = encoder.encode
+_TYPED = frozenset(t.TYPED_NOTIFICATIONS)
+_DecodeError = msgspec.DecodeError
+_ValidationError = msgspec.ValidationError
+_Text = t.TextResourceContents
+_Blob = t.BlobResourceContents
+_Result = t.ReadResourceResult
+_Custom = t.CustomNotification
+_ErrorData = t.ErrorData
+
+
+def _split(payload: Payload) -> tuple[int, Any]:
+    """Return ``(tag, body)``; ``body`` shares the payload's memory, never copying a
+    large body. Raises EmptyFrameError, or TypeError when not bytes-like."""
+    if type(payload) is bytes:
+        if not payload:
+            raise EmptyFrameError()
+        if len(payload) <= _SLICE_LIMIT:
+            return payload[0], payload[1:]
+        return payload[0], memoryview(payload)[1:]
+    view = memoryview(payload)
+    if not view.c_contiguous:
+        view = memoryview(view.tobytes())
+    elif view.ndim != 1 or view.itemsize != 1:
+        view = view.cast("B")
+    if not view.nbytes:
+        raise EmptyFrameError()
+    return view[0], view[1:]
+
+
+def decode_notification(payload: Payload) -> Union[t.ServerNotification, t.ErrorData]:
+    tag, body = _split(payload)
+    if tag == _NOTIFICATION:
+        try:
+            return _notification_decoder.decode(body)
+        except _ValidationError:
+            return decode_custom(body, tag)
+        except (_DecodeError, RecursionError) as exc:
+            raise FrameBodyError.from_exception(tag, "ServerNotification", exc) from exc
+    if tag == _ERROR:
+        return _decode_error(body, tag)
+    raise UnknownTagError(tag, "notifications")
+
+
+def decode_read_resource(payload: Payload) -> Union[t.ReadResourceResult, t.ErrorData]:
+    tag, body = _split(payload)
+    if tag == _RESULT:
+        try:
+            wire = _result_decoder.decode(body)
+        except (_DecodeError, RecursionError) as exc:
+            raise FrameBodyError.from_exception(tag, "ReadResourceResult", exc) from exc
+        return _result(wire, tag)
+    if tag == _ERROR:
+        return _decode_error(body, tag)
+    raise UnknownTagError(tag, "read-resource")
+
+
+def _decode_error(body: Any, tag: int) -> t.ErrorData:
+    try:
+        return _error_decoder.decode(body)
+    except (_DecodeError, RecursionError) as exc:
+        raise FrameBodyError.from_exception(tag, "ErrorData", exc) from exc
+
+
+def _result(wire: Any, tag: int) -> t.ReadResourceResult:
+    """rmcp's untagged ``ResourceContents``: text when ``text`` is a string, else blob
+    when ``blob`` is; rmcp's ``ttlMs`` clamp to 0."""
+    contents = []
+    for index, item in enumerate(wire.contents):
+        if type(item.text) is str:
+            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta))
+        elif type(item.blob) is str:
+            contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta))
+        else:
+            raise FrameBodyError(
+                tag,
+                "ReadResourceResult",
+                "data did not match any variant of untagged enum ResourceContents"
+                " (no string `text` or `blob`)",
+                f"$.contents[{index}]",
+            )
+    ttl_ms = wire.ttl_ms
+    if ttl_ms is not None and ttl_ms < 0:
+        ttl_ms = 0
+    return _Result(
+        result_type=wire.result_type,
+        ttl_ms=ttl_ms,
+        cache_scope=wire.cache_scope,
+        contents=contents,
+        meta=wire.meta,
+    )
+
+
+def encode_notification(value: Union[t.ServerNotification, t.ErrorData]) -> bytes:
+    cls = type(value)
+    if cls in _TYPED:
+        return _TAG_NOTIFICATION + _encode(value)
+    if cls is _ErrorData:
+        return _TAG_ERROR + _encode(value)
+    if cls is _Custom:
+        return _TAG_NOTIFICATION + encode_custom(value)
+    raise TypeError(
+        f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
+    )
+
+
+def encode_read_resource(value: Union[t.ReadResourceResult, t.ErrorData]) -> bytes:
+    cls = type(value)
+    if cls is _Result:
+        return _TAG_RESULT + _encode(value)
+    if cls is _ErrorData:
+        return _TAG_ERROR + _encode(value)
+    raise TypeError(
+        f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
+    )

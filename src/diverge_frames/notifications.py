@@ -1,0 +1,87 @@
+"""The notification channel (kind 4): ``/mcp/notifications/{channel}``.
+
+Each channel response payload is one tag byte and JSON (Diverge provider protocol
+2.3.0, ``shared/mcp/notifications/response/frame.rs``)::
+
+    [0][ServerNotification JSON]   zero or more, in order
+    [1][ErrorData JSON]            at most one, the last response on the channel
+
+The ask that opens the channel (:class:`Request`, kind 4 on ``/requests``) has an
+empty payload. For the sequence rules see :mod:`diverge_frames.channel`.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ._impl import frames as _frames
+from .types import ErrorData, ServerNotification
+
+__all__ = ["Request", "decode", "encode", "decode_request", "encode_request", "TAG_NOTIFICATION", "TAG_ERROR"]
+
+#: Tag byte of a notification frame.
+TAG_NOTIFICATION = 0
+#: Tag byte of an error frame (the last on the channel).
+TAG_ERROR = 1
+
+Payload = Union[bytes, bytearray, memoryview]
+
+
+def decode(payload: Payload) -> Union[ServerNotification, ErrorData]:
+    """Decode one notification-channel payload.
+
+    ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
+    buffer); the body is not copied and the value returned shares no memory with it.
+
+    Returns a typed notification (rmcp ``ServerNotification``'s variants, e.g.
+    :class:`~diverge_frames.types.ProgressNotification`), a
+    :class:`~diverge_frames.types.CustomNotification` for an unknown method or a known
+    method whose params do not fit, or :class:`~diverge_frames.types.ErrorData` (tag 1).
+
+    Raises :class:`~diverge_frames.EmptyFrameError` (no bytes),
+    :class:`~diverge_frames.UnknownTagError` (tag not 0 or 1),
+    :class:`~diverge_frames.FrameBodyError` (not JSON, or not a JSON object with a
+    string ``method`` / not an ``ErrorData``), ``TypeError`` (not bytes-like).
+    """
+    return _frames.decode_notification(payload)
+
+
+def encode(value: Union[ServerNotification, ErrorData]) -> bytes:
+    """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
+
+    The JSON is what rmcp 3.1 writes for the same value: compact, free-form objects
+    with their keys sorted, ``None`` optionals left out.
+    Raises ``TypeError`` for any other value, or a member msgspec cannot write.
+    """
+    return _frames.encode_notification(value)
+
+
+class Request:
+    """The notification ask (kind 4): it carries nothing, so its payload is empty.
+
+    Diverge SDK ``shared/mcp/notifications/request/request.rs``. All instances are equal.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Request)
+
+    def __hash__(self) -> int:
+        return hash(Request)
+
+    def __repr__(self) -> str:
+        return "Request()"
+
+
+def encode_request(request: Union[Request, None] = None) -> bytes:
+    """The payload of the notification ask: always ``b""``."""
+    return b""
+
+
+def decode_request(payload: Payload) -> Request:
+    """Decode the notification ask. Whatever bytes are there are ignored rather than
+    rejected (a newer writer may send some); never raises for a bytes-like payload.
+    Raises ``TypeError`` only when ``payload`` is not bytes-like."""
+    memoryview(payload).release()
+    return Request()

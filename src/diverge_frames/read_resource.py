@@ -1,0 +1,53 @@
+"""The read-resource channel: one response, then the finish.
+
+Each channel response payload is one tag byte and JSON (Diverge provider protocol
+2.3.0, ``shared/mcp/read_resource/response/frame.rs``)::
+
+    [0][ReadResourceResult JSON]   the result
+    [1][ErrorData JSON]            the MCP error, code untouched
+
+For the sequence rules see :mod:`diverge_frames.channel`.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ._impl import frames as _frames
+from .types import ErrorData, ReadResourceResult
+
+__all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
+
+#: Tag byte of a result frame.
+TAG_RESULT = 0
+#: Tag byte of an error frame.
+TAG_ERROR = 1
+
+Payload = Union[bytes, bytearray, memoryview]
+
+
+def decode(payload: Payload) -> Union[ReadResourceResult, ErrorData]:
+    """Decode one read-resource payload.
+
+    ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
+    buffer); the body is not copied and the value returned shares no memory with it.
+
+    Returns :class:`~diverge_frames.types.ReadResourceResult` (tag 0; each item of
+    ``contents`` a ``TextResourceContents`` when it has a string ``text``, else a
+    ``BlobResourceContents``) or :class:`~diverge_frames.types.ErrorData` (tag 1).
+
+    Raises :class:`~diverge_frames.EmptyFrameError`,
+    :class:`~diverge_frames.UnknownTagError`, :class:`~diverge_frames.FrameBodyError`
+    (message and ``path`` say where, e.g. ``$.contents[0].uri``), ``TypeError`` (not
+    bytes-like).
+    """
+    return _frames.decode_read_resource(payload)
+
+
+def encode(value: Union[ReadResourceResult, ErrorData]) -> bytes:
+    """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
+
+    The JSON is what rmcp 3.1 writes for the same value. Raises ``TypeError`` for any
+    other value, or a member msgspec cannot write.
+    """
+    return _frames.encode_read_resource(value)

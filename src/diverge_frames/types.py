@@ -1,0 +1,481 @@
+"""MCP wire types as msgspec Structs: the schema, nothing else.
+
+Every class mirrors one serde shape of rmcp 3.1.x (``rmcp::model``), the Rust MCP SDK
+that writes and reads the other end of a Diverge channel, checked against the MCP JSON
+Schemas of spec versions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28.
+
+Conventions, all taken from rmcp:
+
+* Wire names are MCP's (camelCase, ``_meta``); Python attributes are snake_case.
+* An optional field that rmcp declares ``Option<T>`` with ``skip_serializing_if`` is
+  ``T | None = None`` here: absent and ``null`` both decode to ``None`` and ``None`` is
+  not written back, exactly as rmcp re-encodes. Nothing absent is ever invented.
+* Members a type does not model are dropped on decode, as serde drops them. Free-form
+  values (``_meta``, ``data``, a custom notification's ``params``) are kept whole as
+  plain ``dict`` / ``list`` / ``str`` / ``int`` / ``float`` / ``bool`` / ``None``.
+* Integers bounded in rmcp (``i32``, ``i64``, ``u64``) carry the same bounds here.
+
+A notification class has no ``method`` field: its method is its msgspec tag and is
+available as the read-only ``method`` property. :class:`CustomNotification` carries
+its ``method`` as an ordinary field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType, field
+
+__all__ = [
+    "I32",
+    "I64",
+    "U64",
+    "RequestId",
+    "ProgressToken",
+    "LoggingLevel",
+    "TaskStatus",
+    "CacheScope",
+    "NotificationParams",
+    "CancelledNotificationParam",
+    "ProgressNotificationParam",
+    "LoggingMessageNotificationParam",
+    "ResourceUpdatedNotificationParam",
+    "SubscriptionFilter",
+    "SubscriptionsAcknowledgedNotificationParams",
+    "TaskStatusNotificationParams",
+    "DetailedTaskNotificationParams",
+    "ElicitationCompleteNotificationParams",
+    "CancelledNotification",
+    "ProgressNotification",
+    "LoggingMessageNotification",
+    "ResourceUpdatedNotification",
+    "ResourceListChangedNotification",
+    "ToolListChangedNotification",
+    "PromptListChangedNotification",
+    "SubscriptionsAcknowledgedNotification",
+    "TaskStatusNotification",
+    "TasksNotification",
+    "ElicitationCompleteNotification",
+    "CustomNotification",
+    "TypedNotification",
+    "ServerNotification",
+    "TYPED_NOTIFICATIONS",
+    "TextResourceContents",
+    "BlobResourceContents",
+    "ResourceContents",
+    "ReadResourceResult",
+    "ErrorData",
+]
+
+#: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
+I32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
+#: rmcp ``i64``.
+I64 = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+#: rmcp ``u64`` (msgspec bounds stop at ``i64``; the upper bound is checked after decode).
+U64 = Annotated[int, Meta(ge=0)]
+#: An integer serde_json's ``Value`` holds exactly (``i64`` or ``u64``; upper bound
+#: checked after decode).
+_ValueInt = Annotated[int, Meta(ge=-(2**63))]
+_U64_MAX = 2**64 - 1
+
+#: JSON-RPC request id: rmcp ``NumberOrString`` (an ``i64`` or a string; floats rejected).
+RequestId = Union[I64, str]
+#: MCP ``ProgressToken``: rmcp ``ProgressToken(NumberOrString)``.
+ProgressToken = Union[I64, str]
+#: MCP ``LoggingLevel`` (RFC 5424 severities), rmcp ``LoggingLevel``.
+LoggingLevel = Literal[
+    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"
+]
+#: MCP ``TaskStatus`` (spec 2025-11-25), rmcp ``TaskStatus``.
+TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
+#: MCP ``cacheScope`` (spec 2026-07-28, SEP-2549), rmcp ``CacheScope``.
+CacheScope = Literal["public", "private"]
+
+#: A ``_meta`` object: free-form, kept whole.
+_Meta = Union[dict[str, Any], None]
+
+
+class _Wire(Struct, omit_defaults=True, rename="camel", kw_only=True):
+    """Base of every wire struct: camelCase names, ``None`` defaults not written."""
+
+
+# --------------------------------------------------------------------------- params
+
+
+class NotificationParams(_Wire, kw_only=True):
+    """MCP ``NotificationParams``: only ``_meta``.
+
+    The params of the list-changed notifications, which rmcp models as
+    ``NotificationNoParam``: every member but ``_meta`` is dropped.
+    """
+
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class CancelledNotificationParam(_Wire, kw_only=True):
+    """MCP ``CancelledNotification.params``; rmcp ``CancelledNotificationParam``.
+
+    ``request_id`` (``requestId``) is the id of the request being cancelled.
+    """
+
+    meta: _Meta = field(default=None, name="_meta")
+    request_id: Union[RequestId, None] = None
+    reason: Union[str, None] = None
+
+
+class ProgressNotificationParam(_Wire, kw_only=True):
+    """MCP ``ProgressNotification.params``; rmcp ``ProgressNotificationParam``.
+
+    ``progress`` and ``total`` are ``f64`` in rmcp: an integer on the wire becomes a
+    float and is written back as one (``2`` -> ``2.0``), as rmcp writes it.
+    """
+
+    meta: _Meta = field(default=None, name="_meta")
+    progress_token: ProgressToken
+    progress: float
+    total: Union[float, None] = None
+    message: Union[str, None] = None
+
+
+class LoggingMessageNotificationParam(_Wire, kw_only=True):
+    """MCP ``LoggingMessageNotification.params``; rmcp ``LoggingMessageNotificationParam``.
+
+    ``data`` is required and free-form (any JSON value, ``null`` included).
+    """
+
+    meta: _Meta = field(default=None, name="_meta")
+    level: LoggingLevel
+    logger: Union[str, None] = None
+    data: Any
+
+
+class ResourceUpdatedNotificationParam(_Wire, kw_only=True):
+    """MCP ``ResourceUpdatedNotification.params``; rmcp ``ResourceUpdatedNotificationParam``."""
+
+    meta: _Meta = field(default=None, name="_meta")
+    uri: str
+
+
+class SubscriptionFilter(_Wire, kw_only=True):
+    """MCP ``SubscriptionFilter`` (spec 2026-07-28, SEP-2575); rmcp ``SubscriptionFilter``."""
+
+    tools_list_changed: Union[bool, None] = None
+    prompts_list_changed: Union[bool, None] = None
+    resources_list_changed: Union[bool, None] = None
+    resource_subscriptions: Union[list[str], None] = None
+
+
+class SubscriptionsAcknowledgedNotificationParams(_Wire, kw_only=True):
+    """MCP ``SubscriptionsAcknowledgedNotificationParams`` (spec 2026-07-28)."""
+
+    meta: _Meta = field(default=None, name="_meta")
+    notifications: SubscriptionFilter
+
+
+class DetailedTaskNotificationParams(_Wire, kw_only=True):
+    """rmcp 3.1 ``TaskStatusNotificationParams``: a ``DetailedTask`` (SEP-2663).
+
+    The params of rmcp's ``notifications/tasks``. ``ttl_ms`` (``ttlMs``) is always
+    written, ``null`` meaning unlimited. The payload member that matches ``status`` is
+    required (``input_requests`` for ``input_required``, ``result`` for ``completed``,
+    ``error`` for ``failed``) and the others are dropped, as rmcp does.
+    """
+
+    meta: _Meta = field(default=None, name="_meta")
+    task_id: str
+    status: TaskStatus
+    status_message: Union[str, None] = None
+    created_at: str
+    last_updated_at: str
+    ttl_ms: Union[U64, None, UnsetType] = UNSET
+    poll_interval_ms: Union[U64, None] = None
+    input_requests: Union[dict[str, Any], None] = None
+    result: Union[dict[str, Any], None] = None
+    error: Union[dict[str, Any], None] = None
+
+    _PAYLOAD: ClassVar[dict[str, str]] = {
+        "input_required": "input_requests",
+        "completed": "result",
+        "failed": "error",
+    }
+
+    def __post_init__(self) -> None:
+        if self.ttl_ms is UNSET:
+            self.ttl_ms = None
+        for name in ("ttl_ms", "poll_interval_ms"):
+            value = getattr(self, name)
+            if value is not None and value > _U64_MAX:
+                raise ValueError(f"`{name}` does not fit in u64")
+        wanted = self._PAYLOAD.get(self.status)
+        for name in ("input_requests", "result", "error"):
+            if name == wanted:
+                if getattr(self, name) is None:
+                    raise ValueError(f"task with status {self.status!r} is missing `{name}`")
+            else:
+                setattr(self, name, None)
+
+
+class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
+    """Params of a notification rmcp 3.1 does not type (it keeps them as
+    ``CustomNotification``): typed here only when they fit exactly, so that writing
+    them back gives rmcp's bytes (``_meta`` first, then members in sorted order)."""
+
+
+class TaskStatusNotificationParams(_Exact, kw_only=True):
+    """MCP ``TaskStatusNotificationParams`` (spec 2025-11-25): ``NotificationParams & Task``.
+
+    ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
+    ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
+    """
+
+    meta: Union[dict[str, Any], UnsetType] = field(default=UNSET, name="_meta")
+    created_at: str
+    last_updated_at: str
+    poll_interval: Union[_ValueInt, UnsetType] = UNSET
+    status: TaskStatus
+    status_message: Union[str, UnsetType] = UNSET
+    task_id: str
+    ttl: Union[_ValueInt, None]
+
+    def __post_init__(self) -> None:
+        for value in (self.poll_interval, self.ttl):
+            if type(value) is int and value > _U64_MAX:
+                raise ValueError("integer does not fit in 64 bits")
+
+
+class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
+    """MCP ``ElicitationCompleteNotification.params`` (spec 2025-11-25)."""
+
+    meta: Union[dict[str, Any], UnsetType] = field(default=UNSET, name="_meta")
+    elicitation_id: str
+
+
+# --------------------------------------------------------------------- notifications
+
+
+class _Notification(
+    Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"
+):
+    """A typed MCP server notification; its ``method`` is its tag."""
+
+    @property
+    def method(self) -> str:
+        """The JSON-RPC ``method`` this notification is sent with."""
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
+
+class CancelledNotification(_Notification, kw_only=True, tag="notifications/cancelled"):
+    """MCP ``CancelledNotification``; rmcp ``CancelledNotification``.
+
+    ``params`` absent or ``null`` decodes as empty params and is written as ``{}``.
+    """
+
+    params: Union[CancelledNotificationParam, None] = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            self.params = CancelledNotificationParam()
+
+
+class ProgressNotification(_Notification, kw_only=True, tag="notifications/progress"):
+    """MCP ``ProgressNotification``; rmcp ``ProgressNotification``."""
+
+    params: ProgressNotificationParam
+
+
+class LoggingMessageNotification(_Notification, kw_only=True, tag="notifications/message"):
+    """MCP ``LoggingMessageNotification``; rmcp ``LoggingMessageNotification``."""
+
+    params: LoggingMessageNotificationParam
+
+
+class ResourceUpdatedNotification(_Notification, kw_only=True, tag="notifications/resources/updated"):
+    """MCP ``ResourceUpdatedNotification``; rmcp ``ResourceUpdatedNotification``."""
+
+    params: ResourceUpdatedNotificationParam
+
+
+class _ListChanged(_Notification):
+    """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
+    only when ``_meta`` is present."""
+
+    params: Union[NotificationParams, None] = None
+
+    def __post_init__(self) -> None:
+        if self.params is not None and self.params.meta is None:
+            self.params = None
+
+
+class ResourceListChangedNotification(_ListChanged, tag="notifications/resources/list_changed"):
+    """MCP ``ResourceListChangedNotification``; rmcp ``ResourceListChangedNotification``."""
+
+
+class ToolListChangedNotification(_ListChanged, tag="notifications/tools/list_changed"):
+    """MCP ``ToolListChangedNotification``; rmcp ``ToolListChangedNotification``."""
+
+
+class PromptListChangedNotification(_ListChanged, tag="notifications/prompts/list_changed"):
+    """MCP ``PromptListChangedNotification``; rmcp ``PromptListChangedNotification``."""
+
+
+class SubscriptionsAcknowledgedNotification(
+    _Notification, tag="notifications/subscriptions/acknowledged"
+):
+    """MCP ``SubscriptionsAcknowledgedNotification`` (spec 2026-07-28, SEP-2575)."""
+
+    params: SubscriptionsAcknowledgedNotificationParams
+
+
+class TaskStatusNotification(_Notification, kw_only=True, tag="notifications/tasks/status"):
+    """MCP ``TaskStatusNotification`` (spec 2025-11-25, ``notifications/tasks/status``).
+
+    rmcp 3.1 names its task notification ``notifications/tasks`` and types it as
+    :class:`TasksNotification`, a subclass of this one; each is written back with the
+    method it arrived with.
+    """
+
+    params: TaskStatusNotificationParams
+
+
+class TasksNotification(TaskStatusNotification, kw_only=True, tag="notifications/tasks"):
+    """rmcp 3.1 ``TaskStatusNotification`` (``notifications/tasks``, SEP-2663)."""
+
+    params: DetailedTaskNotificationParams  # type: ignore[assignment]
+
+
+class ElicitationCompleteNotification(_Notification, kw_only=True, tag="notifications/elicitation/complete"):
+    """MCP ``ElicitationCompleteNotification`` (spec 2025-11-25)."""
+
+    params: ElicitationCompleteNotificationParams
+
+
+class CustomNotification(Struct, omit_defaults=True):
+    """rmcp ``CustomNotification``: any notification no typed class fits.
+
+    An unknown ``method``, or a known one whose ``params`` do not fit its shape.
+    ``params`` is the params object kept whole (``_meta`` included), or ``None`` when
+    the notification had none. rmcp writes ``_meta`` first and the other members in
+    sorted key order; so does :func:`diverge_frames.notifications.encode`.
+    """
+
+    method: str
+    params: Union[dict[str, Any], None] = None
+
+
+#: Every typed notification, in rmcp's order of trial.
+TYPED_NOTIFICATIONS: tuple[type, ...] = (
+    CancelledNotification,
+    ProgressNotification,
+    LoggingMessageNotification,
+    ResourceUpdatedNotification,
+    ResourceListChangedNotification,
+    ToolListChangedNotification,
+    PromptListChangedNotification,
+    SubscriptionsAcknowledgedNotification,
+    TasksNotification,
+    TaskStatusNotification,
+    ElicitationCompleteNotification,
+)
+
+TypedNotification = Union[
+    CancelledNotification,
+    ProgressNotification,
+    LoggingMessageNotification,
+    ResourceUpdatedNotification,
+    ResourceListChangedNotification,
+    ToolListChangedNotification,
+    PromptListChangedNotification,
+    SubscriptionsAcknowledgedNotification,
+    TasksNotification,
+    TaskStatusNotification,
+    ElicitationCompleteNotification,
+]
+
+#: rmcp ``ServerNotification``: the whole union, discriminated by ``method``.
+ServerNotification = Union[TypedNotification, CustomNotification]
+
+
+# --------------------------------------------------------------------- read resource
+
+
+class TextResourceContents(_Wire, kw_only=True):
+    """MCP ``TextResourceContents``; rmcp ``ResourceContents::TextResourceContents``."""
+
+    uri: str
+    mime_type: Union[str, None] = None
+    text: str
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class BlobResourceContents(_Wire, kw_only=True):
+    """MCP ``BlobResourceContents``; rmcp ``ResourceContents::BlobResourceContents``.
+
+    ``blob`` is the base64 text as sent; it is not decoded or checked (rmcp keeps a
+    ``String``), so URL-safe or unpadded base64 passes through unchanged.
+    """
+
+    uri: str
+    mime_type: Union[str, None] = None
+    blob: str
+    meta: _Meta = field(default=None, name="_meta")
+
+
+#: rmcp ``ResourceContents`` (untagged): text when ``text`` is a string, else blob.
+ResourceContents = Union[TextResourceContents, BlobResourceContents]
+
+
+class ReadResourceResult(_Wire, kw_only=True):
+    """MCP ``ReadResourceResult``; rmcp ``ReadResourceResult``.
+
+    ``result_type`` (``resultType``, SEP-2322), ``ttl_ms`` (``ttlMs``, milliseconds,
+    SEP-2549; a negative value is clamped to 0 as rmcp does) and ``cache_scope``
+    (``cacheScope``) are spec 2026-07-28 members, ``None`` when absent.
+    """
+
+    result_type: Union[str, None] = None
+    ttl_ms: Union[I64, None] = None
+    cache_scope: Union[CacheScope, None] = None
+    contents: list[ResourceContents]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class ErrorData(_Wire, kw_only=False):
+    """JSON-RPC error object; rmcp ``ErrorData``.
+
+    ``code`` is the JSON-RPC error code (an ``i32``: -32700 parse error, -32600 invalid
+    request, -32601 method not found, -32602 invalid params, -32603 internal error,
+    -32002 resource not found, ...), passed through untouched. ``data`` is free-form;
+    ``"data": null`` decodes as ``None`` and is not written back, as in rmcp.
+    """
+
+    code: I32
+    message: str
+    data: Any = None
+
+
+# ----------------------------------------------------------- private decode shapes
+
+
+class _ResourceContentsWire(_Wire, kw_only=True):
+    uri: str
+    mime_type: Union[str, None] = None
+    text: Any = UNSET
+    blob: Any = UNSET
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class _ReadResourceResultWire(_Wire, kw_only=True):
+    result_type: Union[str, None] = None
+    ttl_ms: Union[I64, None] = None
+    cache_scope: Union[CacheScope, None] = None
+    contents: list[_ResourceContentsWire]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class _CustomNotificationWire(Struct):
+    method: str
+    params: Union[dict[str, Any], None] = None
+
+
+del msgspec
