@@ -27,8 +27,8 @@ TAG_ERROR = 1
 Payload = Union[bytes, bytearray, memoryview]
 
 
-def decode(payload: Payload) -> Union[ServerNotification, ErrorData]:
-    """Decode one notification-channel payload.
+decode = _frames.decode_notification
+decode.__doc__ = """Decode one notification-channel payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
     buffer); the body is not copied and the value returned shares no memory with it.
@@ -43,17 +43,15 @@ def decode(payload: Payload) -> Union[ServerNotification, ErrorData]:
     :class:`~diverge_frames.FrameBodyError` (not JSON, or not a JSON object with a
     string ``method`` / not an ``ErrorData``), ``TypeError`` (not bytes-like).
     """
-    return _frames.decode_notification(payload)
 
 
-def encode(value: Union[ServerNotification, ErrorData]) -> bytes:
-    """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
+encode = _frames.encode_notification
+encode.__doc__ = """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
 
     The JSON is what rmcp 3.1 writes for the same value: compact, free-form objects
     with their keys sorted, ``None`` optionals left out.
     Raises ``TypeError`` for any other value, or a member msgspec cannot write.
     """
-    return _frames.encode_notification(value)
 
 
 class Request:

@@ -26,8 +26,8 @@ TAG_ERROR = 1
 Payload = Union[bytes, bytearray, memoryview]
 
 
-def decode(payload: Payload) -> Union[ReadResourceResult, ErrorData]:
-    """Decode one read-resource payload.
+decode = _frames.decode_read_resource
+decode.__doc__ = """Decode one read-resource payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
     buffer); the body is not copied and the value returned shares no memory with it.
@@ -41,13 +41,11 @@ def decode(payload: Payload) -> Union[ReadResourceResult, ErrorData]:
     (message and ``path`` say where, e.g. ``$.contents[0].uri``), ``TypeError`` (not
     bytes-like).
     """
-    return _frames.decode_read_resource(payload)
 
 
-def encode(value: Union[ReadResourceResult, ErrorData]) -> bytes:
-    """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
+encode = _frames.encode_read_resource
+encode.__doc__ = """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
 
     The JSON is what rmcp 3.1 writes for the same value. Raises ``TypeError`` for any
     other value, or a member msgspec cannot write.
     """
-    return _frames.encode_read_resource(value)
