@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_GET_SI
 import msgspec
 
 from . import types as t
-from ._shared import decode_custom, encode_custom, encoder
+from ._shared import decode_custom, encode_custom, encoder, notification_encoder
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":
@@ -31,6 +31,7 @@ cdef object _notification_decoder = msgspec.json.Decoder(t.TypedNotification).de
 cdef object _result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire).decode
 cdef object _error_decoder = msgspec.json.Decoder(t.ErrorData).decode
 cdef object _encode = encoder.encode
+cdef object _encode_notification = notification_encoder.encode
 cdef frozenset _TYPED = frozenset(t.TYPED_NOTIFICATIONS)
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
@@ -158,7 +159,7 @@ cdef object _result(object wire, int tag):
 def encode_notification(value):
     cls = type(value)
     if cls in _TYPED:
-        return _TAG_NOTIFICATION + _encode(value)
+        return _TAG_NOTIFICATION + _encode_notification(value)
     if cls is _ErrorData:
         return _TAG_ERROR + _encode(value)
     if cls is _Custom:

@@ -10,7 +10,7 @@ from typing import Any, Union
 import msgspec
 
 from . import types as t
-from ._shared import decode_custom, encode_custom, encoder
+from ._shared import decode_custom, encode_custom, encoder, notification_encoder
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 Payload = Union[bytes, bytearray, memoryview]
@@ -28,6 +28,7 @@ _notification_decoder = msgspec.json.Decoder(t.TypedNotification)
 _result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire)
 _error_decoder = msgspec.json.Decoder(t.ErrorData)
 _encode = encoder.encode
+_encode_notification = notification_encoder.encode
 _TYPED = frozenset(t.TYPED_NOTIFICATIONS)
 _DecodeError = msgspec.DecodeError
 _ValidationError = msgspec.ValidationError
@@ -123,7 +124,7 @@ def _result(wire: Any, tag: int) -> t.ReadResourceResult:
 def encode_notification(value: Union[t.ServerNotification, t.ErrorData]) -> bytes:
     cls = type(value)
     if cls in _TYPED:
-        return _TAG_NOTIFICATION + _encode(value)
+        return _TAG_NOTIFICATION + _encode_notification(value)
     if cls is _ErrorData:
         return _TAG_ERROR + _encode(value)
     if cls is _Custom:

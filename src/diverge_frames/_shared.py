@@ -15,8 +15,12 @@ from .errors import FrameBodyError
 from .types import CustomNotification, _CustomNotificationWire
 
 _custom_decoder = msgspec.json.Decoder(_CustomNotificationWire)
-#: dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``); struct fields in order.
+#: For results and errors, which rmcp serializes directly: struct fields in declared
+#: order, dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``).
 encoder = msgspec.json.Encoder(order="deterministic")
+#: For notifications: rmcp writes ``params`` through ``serde_json::to_value``, so every
+#: member comes out in sorted key order (``_meta`` sorts first among MCP's names).
+notification_encoder = msgspec.json.Encoder(order="sorted")
 
 
 def decode_custom(body: Any, tag: int) -> CustomNotification:
@@ -47,14 +51,14 @@ def decode_custom(body: Any, tag: int) -> CustomNotification:
 
 def encode_custom(value: CustomNotification) -> bytes:
     """Write a ``CustomNotification`` as rmcp does: ``{"method":..,"params":..}`` with
-    ``params`` left out when ``None``, ``_meta`` first, then the other members sorted."""
+    ``"params":null`` when ``None``, ``_meta`` first, then the other members sorted."""
     method = value.method
     if type(method) is not str:
         raise TypeError(f"CustomNotification.method must be str, not {type(method).__name__}")
     params = value.params
     head = b'{"method":' + encoder.encode(method)
     if params is None:
-        return head + b"}"
+        return head + b',"params":null}'
     if not isinstance(params, dict):
         raise TypeError(
             f"CustomNotification.params must be a dict or None, not {type(params).__name__}"
