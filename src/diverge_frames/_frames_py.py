@@ -54,35 +54,44 @@ def _split(payload: Payload) -> tuple[int, Any]:
     elif view.ndim != 1 or view.itemsize != 1:
         view = view.cast("B")
     if not view.nbytes:
+        view.release()
         raise EmptyFrameError()
     return view[0], view[1:]
 
 
 def decode_notification(payload: Payload) -> Union[t.ServerNotification, t.ErrorData]:
     tag, body = _split(payload)
-    if tag == _NOTIFICATION:
-        try:
-            return _notification_decoder.decode(body)
-        except _ValidationError:
-            return decode_custom(body, tag)
-        except (_DecodeError, RecursionError) as exc:
-            raise FrameBodyError.from_exception(tag, "ServerNotification", exc) from exc
-    if tag == _ERROR:
-        return _decode_error(body, tag)
-    raise UnknownTagError(tag, "notifications")
+    try:
+        if tag == _NOTIFICATION:
+            try:
+                return _notification_decoder.decode(body)
+            except _ValidationError:
+                return decode_custom(body, tag)
+            except (_DecodeError, RecursionError) as exc:
+                raise FrameBodyError.from_exception(tag, "ServerNotification", exc) from exc
+        if tag == _ERROR:
+            return _decode_error(body, tag)
+        raise UnknownTagError(tag, "notifications")
+    finally:
+        if type(body) is memoryview:
+            body.release()  # else an error's traceback keeps the payload exported
 
 
 def decode_read_resource(payload: Payload) -> Union[t.ReadResourceResult, t.ErrorData]:
     tag, body = _split(payload)
-    if tag == _RESULT:
-        try:
-            wire = _result_decoder.decode(body)
-        except (_DecodeError, RecursionError) as exc:
-            raise FrameBodyError.from_exception(tag, "ReadResourceResult", exc) from exc
-        return _result(wire, tag)
-    if tag == _ERROR:
-        return _decode_error(body, tag)
-    raise UnknownTagError(tag, "read-resource")
+    try:
+        if tag == _RESULT:
+            try:
+                wire = _result_decoder.decode(body)
+            except (_DecodeError, RecursionError) as exc:
+                raise FrameBodyError.from_exception(tag, "ReadResourceResult", exc) from exc
+            return _result(wire, tag)
+        if tag == _ERROR:
+            return _decode_error(body, tag)
+        raise UnknownTagError(tag, "read-resource")
+    finally:
+        if type(body) is memoryview:
+            body.release()  # else an error's traceback keeps the payload exported
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
