@@ -91,8 +91,8 @@ class FrameBodyError(FrameError):
 
 
 class SequenceError(FrameError):
-    """A channel response arrived where the channel's sequence rules forbid one
-    (after the error or the finish, a second response on a one-shot channel, a finish
-    twice). The channel's state is unchanged."""
+    """An event the sequence rules forbid: a channel response after the error or the
+    finish, a second response on a one-shot channel, a finish twice, anything after an
+    abort; or, on the proxy's side, an ask that is not due. The state is unchanged."""
 
     kind: ClassVar[str] = "sequence"
