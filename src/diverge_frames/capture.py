@@ -1,0 +1,137 @@
+"""The capture format: channel frames as JSON Lines (see ``docs/capture-format.md``).
+
+Each line is one :class:`Record` naming its channel, so one capture can interleave
+several channels::
+
+    {"channel":"1","kind":"notifications","payload":"AHsibWV0aG9kIjoi..."}   a channel response
+    {"channel":"1","kind":"notifications","finish":true}                     the channel's finish
+    {"channel":"2","kind":"read-resource","abort":true}                      an abrupt end
+
+``payload`` is the whole channel payload (tag byte and JSON) in standard base64 with
+padding (RFC 4648 section 4); ``""`` is the empty payload. A record has exactly one of
+``payload``, ``"finish": true`` or ``"abort": true``. Members this version does not
+know are ignored; blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import IO, Literal
+
+import msgspec
+
+__all__ = [
+    "KINDS",
+    "Kind",
+    "Record",
+    "CaptureError",
+    "read_capture",
+    "encode_record",
+    "write_record",
+    "response",
+    "finish",
+    "abort",
+]
+
+#: The channel kinds a capture can hold: the MCP notification channel and the
+#: read-resource channel of the Diverge provider protocol.
+Kind = Literal["notifications", "read-resource"]
+KINDS: tuple[str, ...] = ("notifications", "read-resource")
+
+
+class Record(msgspec.Struct, omit_defaults=True):
+    """One capture line.
+
+    ``channel``: the channel's id (a non-empty string; it names one channel for the
+    whole capture, so it is not reused after that channel's finish or abort);
+    ``kind``: ``"notifications"`` or ``"read-resource"``; ``payload``: the response
+    payload bytes (written as base64), ``None`` for a finish or an abort;
+    ``finish`` / ``abort``: ``True`` for the channel's last record.
+    Exactly one of ``payload``, ``finish``, ``abort`` is set (:func:`read_capture`
+    checks; build records with :func:`response`, :func:`finish`, :func:`abort`).
+    """
+
+    channel: str
+    kind: Kind
+    payload: bytes | None = None
+    finish: bool = False
+    abort: bool = False
+
+
+class CaptureError(ValueError):
+    """A capture line is not a valid :class:`Record`.
+
+    ``line`` is the 1-based line number, ``reason`` says what is wrong (msgspec's
+    message, with the JSON path, e.g. ``Invalid base64 encoded string - at `$.payload```).
+    """
+
+    def __init__(self, line: int, reason: str) -> None:
+        self.line = line
+        self.reason = reason
+        super().__init__(f"line {line}: {reason}")
+
+    def __reduce__(self) -> tuple[type[CaptureError], tuple[int, str]]:
+        return (type(self), (self.line, self.reason))
+
+
+_decoder = msgspec.json.Decoder(Record)
+_encoder = msgspec.json.Encoder()
+
+
+def read_capture(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Record]]:
+    """Parse capture lines lazily, yielding ``(line_number, record)`` (1-based).
+
+    ``lines``: any iterable of ``bytes`` or ``str`` lines, e.g. a file opened in binary
+    mode; trailing newlines and blank lines are fine. Raises :class:`CaptureError` at
+    the first line that is not JSON, not a record object, has bad base64, an unknown
+    ``kind``, or not exactly one of ``payload`` / ``finish`` / ``abort`` (the msgspec
+    error, if any, chained as ``__cause__``). The records before it have been yielded
+    by then.
+    """
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = _decoder.decode(line)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise CaptureError(number, f"not a capture record: {reason}") from exc
+        _check(number, record)
+        yield number, record
+
+
+def _check(number: int, record: Record) -> None:
+    if not record.channel:
+        raise CaptureError(number, "empty channel id - at `$.channel`")
+    events = (record.payload is not None) + record.finish + record.abort
+    if events != 1:
+        raise CaptureError(
+            number,
+            'a record has exactly one of `payload`, `"finish": true` or `"abort": true`'
+            f", this one has {events}",
+        )
+
+
+def encode_record(record: Record) -> bytes:
+    """One capture line for ``record``: compact JSON and ``b"\\n"``."""
+    return _encoder.encode(record) + b"\n"
+
+
+def write_record(out: IO[bytes], record: Record) -> None:
+    """Write ``record`` as one line to the binary stream ``out``."""
+    out.write(encode_record(record))
+
+
+def response(channel: str, kind: Kind, payload: bytes | bytearray | memoryview) -> Record:
+    """A channel response record carrying ``payload`` (copied to ``bytes``)."""
+    return Record(channel=channel, kind=kind, payload=bytes(payload))
+
+
+def finish(channel: str, kind: Kind) -> Record:
+    """The finish record: the channel's orderly end."""
+    return Record(channel=channel, kind=kind, finish=True)
+
+
+def abort(channel: str, kind: Kind) -> Record:
+    """The abort record: the channel ended abruptly (no finish)."""
+    return Record(channel=channel, kind=kind, abort=True)
