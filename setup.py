@@ -18,21 +18,23 @@ REQUIRE_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_REQUIRE_EXTENSIONS"))
 class OptionalBuildExt(build_ext):
     """``build_ext`` that falls back to pure Python when compiling fails."""
 
+    # Any failure to compile (no compiler, no Python headers, a compiler error: setuptools
+    # raises several unrelated types) means a pure-Python install, so catch them all.
     def run(self):
         try:
             super().run()
-        except Exception as exc:  # compiler missing, headers missing, ...
+        except Exception as exc:  # noqa: BLE001
             self._give_up(exc)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001
             self._give_up(exc)
 
     def _give_up(self, exc):
         if REQUIRE_EXTENSIONS:
-            raise
+            raise exc
         print(
             f"WARNING: diverge_frames._frames_c not built ({exc}); "
             "installing the pure-Python implementation",

@@ -4,13 +4,26 @@
 from __future__ import annotations
 
 import os
-from types import ModuleType
+from typing import Protocol
 
 from . import _frames_py
+from ._frames_py import Payload
+from .types import ErrorData, ReadResourceResult, ServerNotification
+
+
+class _HotPath(Protocol):
+    """What both twins define, ``_frames_py`` and ``_frames_c`` (typed by its ``.pyi``);
+    a type checker holds each module to it."""
+
+    def decode_notification(self, payload: Payload) -> ServerNotification | ErrorData: ...
+    def encode_notification(self, value: ServerNotification | ErrorData) -> bytes: ...
+    def decode_read_resource(self, payload: Payload) -> ReadResourceResult | ErrorData: ...
+    def encode_read_resource(self, value: ReadResourceResult | ErrorData) -> bytes: ...
+
 
 NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
 
-frames: ModuleType = _frames_py
+frames: _HotPath = _frames_py
 IMPLEMENTATION = "python"
 if not NO_EXTENSIONS:  # pragma: no branch
     try:

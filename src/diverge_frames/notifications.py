@@ -12,19 +12,23 @@ empty payload. For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
-from typing import Union
-
+from ._frames_py import Payload
 from ._impl import frames as _frames
-from .types import ErrorData, ServerNotification
 
-__all__ = ["Request", "decode", "encode", "decode_request", "encode_request", "TAG_NOTIFICATION", "TAG_ERROR"]
+__all__ = [
+    "Request",
+    "decode",
+    "encode",
+    "decode_request",
+    "encode_request",
+    "TAG_NOTIFICATION",
+    "TAG_ERROR",
+]
 
 #: Tag byte of a notification frame.
 TAG_NOTIFICATION = 0
 #: Tag byte of an error frame (the last on the channel).
 TAG_ERROR = 1
-
-Payload = Union[bytes, bytearray, memoryview]
 
 
 decode = _frames.decode_notification
@@ -72,7 +76,7 @@ class Request:
         return "Request()"
 
 
-def encode_request(request: Union[Request, None] = None) -> bytes:
+def encode_request(request: Request | None = None) -> bytes:
     """The payload of the notification ask: always ``b""``."""
     return b""
 

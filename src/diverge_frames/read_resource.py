@@ -11,10 +11,7 @@ For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
-from typing import Union
-
 from ._impl import frames as _frames
-from .types import ErrorData, ReadResourceResult
 
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
@@ -22,8 +19,6 @@ __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 TAG_RESULT = 0
 #: Tag byte of an error frame.
 TAG_ERROR = 1
-
-Payload = Union[bytes, bytearray, memoryview]
 
 
 decode = _frames.decode_read_resource

@@ -1,0 +1,108 @@
+"""Check what the sdist and the wheel hold (run by scripts/check_dist.sh).
+
+Usage::
+
+    python scripts/check_dist_contents.py SDIST WHEEL [WHEEL ...]
+
+The wheel: the modules, the compiled extension, ``py.typed``, the stub of the compiled
+module and the sample capture; no C or Cython source, no tests. The sdist: the package
+with its ``.pyx`` (not the C Cython writes from it), the tests and what they read,
+``MANIFEST.in``; no compiled objects, no build junk. Prints each archive's file count
+and exits 1 listing every problem found.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+import tarfile
+import zipfile
+
+PACKAGE = "diverge_frames"
+
+WHEEL_REQUIRED = [
+    f"{PACKAGE}/__init__.py",
+    f"{PACKAGE}/_frames_py.py",
+    f"{PACKAGE}/_frames_c.*.so|{PACKAGE}/_frames_c.*.pyd",
+    f"{PACKAGE}/_frames_c.pyi",
+    f"{PACKAGE}/py.typed",
+    f"{PACKAGE}/data/sample.capture.jsonl",
+    "*.dist-info/METADATA",
+    "*.dist-info/entry_points.txt",
+]
+WHEEL_FORBIDDEN = ["*.c", "*.pyx", "*.pxd", "*.html", "*.py[cod]", "tests/*", "*.egg-info/*"]
+
+SDIST_REQUIRED = [
+    "PKG-INFO",
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "CHANGELOG.md",
+    f"src/{PACKAGE}/_frames_c.pyx",
+    f"src/{PACKAGE}/_frames_c.pyi",
+    f"src/{PACKAGE}/py.typed",
+    f"src/{PACKAGE}/data/sample.capture.jsonl",
+    "tests/conftest.py",
+    "tests/test_stub.py",
+    "tests/typing_sample.py",
+    "tests/data/*",
+    "examples/relay.py",
+]
+SDIST_FORBIDDEN = [
+    "*.c",
+    "*.so",
+    "*.pyd",
+    "*.py[cod]",
+    "*.html",
+    "build/*",
+    "*/target/*",
+    ".venv/*",
+    "*/.pytest_cache/*",
+    "*/.hypothesis/*",
+]
+
+
+def _matches(names: list[str], pattern: str) -> list[str]:
+    """The names matching any ``|``-separated glob of ``pattern``."""
+    return [n for n in names if any(fnmatch.fnmatch(n, p) for p in pattern.split("|"))]
+
+
+def _problems(kind: str, names: list[str], required: list[str], forbidden: list[str]) -> list[str]:
+    out = [f"{kind}: nothing matches {p}" for p in required if not _matches(names, p)]
+    out += [f"{kind}: should not hold {n}" for p in forbidden for n in _matches(names, p)]
+    return out
+
+
+def sdist_names(path: str) -> list[str]:
+    """Member files of an sdist, without the leading ``name-version/``."""
+    with tarfile.open(path) as tar:
+        return [m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()]
+
+
+def wheel_names(path: str) -> list[str]:
+    """Member files of a wheel."""
+    with zipfile.ZipFile(path) as whl:
+        return [n for n in whl.namelist() if not n.endswith("/")]
+
+
+def main(argv: list[str]) -> int:
+    """Check ``argv[0]`` (an sdist) and each wheel after it; print what is wrong."""
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sdist, wheels = argv[0], argv[1:]
+    names = sdist_names(sdist)
+    print(f"{sdist}: {len(names)} files")
+    problems = _problems("sdist", names, SDIST_REQUIRED, SDIST_FORBIDDEN)
+    for wheel in wheels:
+        names = wheel_names(wheel)
+        print(f"{wheel}: {len(names)} files")
+        problems += _problems(f"wheel {wheel}", names, WHEEL_REQUIRED, WHEEL_FORBIDDEN)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Lint and type checks, with the tools pinned in scripts/requirements-static.txt:
+#   ruff check; ruff format --check; cython-lint on the .pyx; mypy (strict, on the
+#   package with the stub of its compiled module and on tests/typing_sample.py).
+# Settings: [tool.ruff], [tool.cython-lint] and [tool.mypy] in pyproject.toml.
+#
+# Needs python3 (3.10+) and PyPI; the tools and the package's dependencies (for mypy)
+# go into a venv in a temp dir. Runs every check and reports each; exits 1 if any failed.
+# Usage: bash scripts/check_static.sh
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+PYTHON=${PYTHON:-python3}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/diverge-frames-static.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 NO_COLOR=1
+
+"$PYTHON" -m venv "$WORK/venv" || exit 1
+T=$WORK/venv/bin
+# msgspec, and the optional imports of diverge_frames._bench, for mypy to follow.
+"$T/python" -m pip install -q -r scripts/requirements-static.txt "msgspec>=0.19" orjson mcp ||
+  exit 1
+export PATH="$T:$PATH"  # cython-lint runs pycodestyle
+
+failed=()
+check() {
+  printf '\n== %s\n' "$*"
+  "$@" || failed+=("$*")
+}
+check ruff --version
+check ruff check .
+check ruff format --check .
+check cython-lint src/diverge_frames/_frames_c.pyx
+check mypy --version
+check mypy --cache-dir "$WORK/mypy-cache"
+
+if ((${#failed[@]})); then
+  printf '\ncheck_static: FAILED: %s\n' "${failed[@]}" >&2
+  exit 1
+fi
+printf '\ncheck_static: all passed\n'
