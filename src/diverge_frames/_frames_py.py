@@ -10,8 +10,17 @@ from typing import Any, Union
 import msgspec
 
 from . import types as t
-from ._shared import decode_custom, encode_custom, encoder, notification_encoder
-from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
+from ._shared import (
+    decode_custom,
+    decode_exact,
+    encode_custom,
+    encoder,
+    exponent_candidate,
+    fix_exponents,
+    notification_encoder,
+    unusual,
+)
+from .errors import EmptyFrameError, FrameBodyError, FrameError, UnknownTagError
 
 Payload = Union[bytes, bytearray, memoryview]
 
@@ -37,6 +46,10 @@ _Blob = t.BlobResourceContents
 _Result = t.ReadResourceResult
 _Custom = t.CustomNotification
 _ErrorData = t.ErrorData
+#: The pre-check that sends a body to the rmcp-exact path (see ``_shared``).
+_unusual = unusual
+#: The quick test for a float exponent msgspec wrote without rmcp's ``+``.
+_exponent_candidate = exponent_candidate
 
 
 def _split(payload: Payload) -> tuple[int, Any]:
@@ -59,46 +72,75 @@ def _split(payload: Payload) -> tuple[int, Any]:
     return view[0], view[1:]
 
 
-def decode_notification(payload: Payload) -> Union[t.ServerNotification, t.ErrorData]:
-    tag, body = _split(payload)
-    try:
-        if tag == _NOTIFICATION:
-            try:
-                return _notification_decoder.decode(body)
-            except _ValidationError:
-                return decode_custom(body, tag)
-            except (_DecodeError, RecursionError) as exc:
-                raise FrameBodyError.from_exception(tag, "ServerNotification", exc) from exc
-        if tag == _ERROR:
-            return _decode_error(body, tag)
-        raise UnknownTagError(tag, "notifications")
-    finally:
-        if type(body) is memoryview:
-            body.release()  # else an error's traceback keeps the payload exported
+def _bare(exc: BaseException) -> BaseException:
+    """``exc`` with its traceback, and those of the exceptions it chains, dropped: they
+    hold this module's frames, and those frames hold the caller's buffer (a bytearray
+    could not be resized while the error is kept). The compiled twin has no frames."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        error = todo.pop()
+        if error is not None and id(error) not in seen:
+            seen.add(id(error))
+            error.__traceback__ = None
+            todo += (error.__cause__, error.__context__)
+    return exc
 
 
-def decode_read_resource(payload: Payload) -> Union[t.ReadResourceResult, t.ErrorData]:
-    tag, body = _split(payload)
+def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     try:
-        if tag == _RESULT:
-            try:
-                wire = _result_decoder.decode(body)
-            except (_DecodeError, RecursionError) as exc:
-                raise FrameBodyError.from_exception(tag, "ReadResourceResult", exc) from exc
-            return _result(wire, tag)
-        if tag == _ERROR:
-            return _decode_error(body, tag)
-        raise UnknownTagError(tag, "read-resource")
-    finally:
-        if type(body) is memoryview:
-            body.release()  # else an error's traceback keeps the payload exported
+        tag, body = _split(payload)
+        try:
+            if tag == _NOTIFICATION:
+                if _unusual(body):
+                    return decode_exact(body, tag, "ServerNotification")
+                try:
+                    return _notification_decoder.decode(body)
+                except _ValidationError:
+                    return decode_custom(body, tag)
+                except (_DecodeError, RecursionError) as exc:
+                    return decode_exact(body, tag, "ServerNotification", exc)
+            if tag == _ERROR:
+                return _decode_error(body, tag)
+            raise UnknownTagError(tag, "notifications")
+        finally:
+            if type(body) is memoryview:
+                body.release()  # else an error's traceback keeps the payload exported
+    except FrameError as exc:
+        payload = None  # type: ignore[assignment]
+        raise _bare(exc)
+
+
+def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
+    try:
+        tag, body = _split(payload)
+        try:
+            if tag == _RESULT:
+                if _unusual(body):
+                    return decode_exact(body, tag, "ReadResourceResult")
+                try:
+                    wire = _result_decoder.decode(body)
+                except (_DecodeError, RecursionError) as exc:
+                    return decode_exact(body, tag, "ReadResourceResult", exc)
+                return _result(wire, tag)
+            if tag == _ERROR:
+                return _decode_error(body, tag)
+            raise UnknownTagError(tag, "read-resource")
+        finally:
+            if type(body) is memoryview:
+                body.release()  # else an error's traceback keeps the payload exported
+    except FrameError as exc:
+        payload = None  # type: ignore[assignment]
+        raise _bare(exc)
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
+    if _unusual(body):
+        return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder.decode(body)
     except (_DecodeError, RecursionError) as exc:
-        raise FrameBodyError.from_exception(tag, "ErrorData", exc) from exc
+        return decode_exact(body, tag, "ErrorData", exc)
 
 
 def _result(wire: Any, tag: int) -> t.ReadResourceResult:
@@ -107,9 +149,13 @@ def _result(wire: Any, tag: int) -> t.ReadResourceResult:
     contents = []
     for index, item in enumerate(wire.contents):
         if type(item.text) is str:
-            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta))
+            contents.append(
+                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
+            )
         elif type(item.blob) is str:
-            contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta))
+            contents.append(
+                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
+            )
         else:
             raise FrameBodyError(
                 tag,
@@ -130,25 +176,33 @@ def _result(wire: Any, tag: int) -> t.ReadResourceResult:
     )
 
 
-def encode_notification(value: Union[t.ServerNotification, t.ErrorData]) -> bytes:
+def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     cls = type(value)
     if cls in _TYPED:
-        return _TAG_NOTIFICATION + _encode_notification(value)
-    if cls is _ErrorData:
-        return _TAG_ERROR + _encode(value)
-    if cls is _Custom:
-        return _TAG_NOTIFICATION + encode_custom(value)
-    raise TypeError(
-        f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
-    )
+        out = _TAG_NOTIFICATION + _encode_notification(value)
+    elif cls is _ErrorData:
+        out = _TAG_ERROR + _encode(value)
+    elif cls is _Custom:
+        out = _TAG_NOTIFICATION + encode_custom(value)
+    else:
+        raise TypeError(
+            f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
+        )
+    if _exponent_candidate(out):
+        return fix_exponents(out)
+    return out
 
 
-def encode_read_resource(value: Union[t.ReadResourceResult, t.ErrorData]) -> bytes:
+def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
     cls = type(value)
     if cls is _Result:
-        return _TAG_RESULT + _encode(value)
-    if cls is _ErrorData:
-        return _TAG_ERROR + _encode(value)
-    raise TypeError(
-        f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
-    )
+        out = _TAG_RESULT + _encode(value)
+    elif cls is _ErrorData:
+        out = _TAG_ERROR + _encode(value)
+    else:
+        raise TypeError(
+            f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
+        )
+    if _exponent_candidate(out):
+        return fix_exponents(out)
+    return out

@@ -120,8 +120,8 @@ class CancelledNotificationParam(_Wire, kw_only=True):
     """
 
     meta: _Meta = field(default=None, name="_meta")
-    request_id: Union[RequestId, None] = None
-    reason: Union[str, None] = None
+    request_id: RequestId | None = None
+    reason: str | None = None
 
 
 class ProgressNotificationParam(_Wire, kw_only=True):
@@ -134,8 +134,8 @@ class ProgressNotificationParam(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
     progress_token: ProgressToken
     progress: float
-    total: Union[float, None] = None
-    message: Union[str, None] = None
+    total: float | None = None
+    message: str | None = None
 
 
 class LoggingMessageNotificationParam(_Wire, kw_only=True):
@@ -146,7 +146,7 @@ class LoggingMessageNotificationParam(_Wire, kw_only=True):
 
     meta: _Meta = field(default=None, name="_meta")
     level: LoggingLevel
-    logger: Union[str, None] = None
+    logger: str | None = None
     data: Any
 
 
@@ -160,10 +160,10 @@ class ResourceUpdatedNotificationParam(_Wire, kw_only=True):
 class SubscriptionFilter(_Wire, kw_only=True):
     """MCP ``SubscriptionFilter`` (spec 2026-07-28, SEP-2575); rmcp ``SubscriptionFilter``."""
 
-    tools_list_changed: Union[bool, None] = None
-    prompts_list_changed: Union[bool, None] = None
-    resources_list_changed: Union[bool, None] = None
-    resource_subscriptions: Union[list[str], None] = None
+    tools_list_changed: bool | None = None
+    prompts_list_changed: bool | None = None
+    resources_list_changed: bool | None = None
+    resource_subscriptions: list[str] | None = None
 
 
 class SubscriptionsAcknowledgedNotificationParams(_Wire, kw_only=True):
@@ -185,14 +185,14 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
     task_id: str
     status: TaskStatus
-    status_message: Union[str, None] = None
+    status_message: str | None = None
     created_at: str
     last_updated_at: str
-    ttl_ms: Union[U64, None, UnsetType] = UNSET
-    poll_interval_ms: Union[U64, None] = None
-    input_requests: Union[dict[str, Any], None] = None
-    result: Union[dict[str, Any], None] = None
-    error: Union[dict[str, Any], None] = None
+    ttl_ms: U64 | UnsetType | None = UNSET
+    poll_interval_ms: U64 | None = None
+    input_requests: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
 
     _PAYLOAD: ClassVar[dict[str, str]] = {
         "input_required": "input_requests",
@@ -219,7 +219,13 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
 class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
     """Params of a notification rmcp 3.1 does not type (it keeps them as
     ``CustomNotification``): typed here only when they fit exactly, so that writing
-    them back gives rmcp's bytes (``_meta`` first, then members in sorted order)."""
+    them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
+
+    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
+
+    def __post_init__(self) -> None:
+        if self.meta is None:  # type: ignore[attr-defined]
+            self.meta = UNSET  # type: ignore[attr-defined]
 
 
 class TaskStatusNotificationParams(_Exact, kw_only=True):
@@ -229,16 +235,17 @@ class TaskStatusNotificationParams(_Exact, kw_only=True):
     ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
     """
 
-    meta: Union[dict[str, Any], UnsetType] = field(default=UNSET, name="_meta")
+    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
     created_at: str
     last_updated_at: str
-    poll_interval: Union[_ValueInt, UnsetType] = UNSET
+    poll_interval: _ValueInt | UnsetType = UNSET
     status: TaskStatus
-    status_message: Union[str, UnsetType] = UNSET
+    status_message: str | UnsetType = UNSET
     task_id: str
-    ttl: Union[_ValueInt, None]
+    ttl: _ValueInt | None
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         for value in (self.poll_interval, self.ttl):
             if type(value) is int and value > _U64_MAX:
                 raise ValueError("integer does not fit in 64 bits")
@@ -247,16 +254,14 @@ class TaskStatusNotificationParams(_Exact, kw_only=True):
 class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
     """MCP ``ElicitationCompleteNotification.params`` (spec 2025-11-25)."""
 
-    meta: Union[dict[str, Any], UnsetType] = field(default=UNSET, name="_meta")
+    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
     elicitation_id: str
 
 
 # --------------------------------------------------------------------- notifications
 
 
-class _Notification(
-    Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"
-):
+class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"):
     """A typed MCP server notification; its ``method`` is its tag."""
 
     @property
@@ -271,7 +276,7 @@ class CancelledNotification(_Notification, kw_only=True, tag="notifications/canc
     ``params`` absent or ``null`` decodes as empty params and is written as ``{}``.
     """
 
-    params: Union[CancelledNotificationParam, None] = None
+    params: CancelledNotificationParam | None = None
 
     def __post_init__(self) -> None:
         if self.params is None:
@@ -290,7 +295,9 @@ class LoggingMessageNotification(_Notification, kw_only=True, tag="notifications
     params: LoggingMessageNotificationParam
 
 
-class ResourceUpdatedNotification(_Notification, kw_only=True, tag="notifications/resources/updated"):
+class ResourceUpdatedNotification(
+    _Notification, kw_only=True, tag="notifications/resources/updated"
+):
     """MCP ``ResourceUpdatedNotification``; rmcp ``ResourceUpdatedNotification``."""
 
     params: ResourceUpdatedNotificationParam
@@ -300,7 +307,7 @@ class _ListChanged(_Notification):
     """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
     only when ``_meta`` is present."""
 
-    params: Union[NotificationParams, None] = None
+    params: NotificationParams | None = None
 
     def __post_init__(self) -> None:
         if self.params is not None and self.params.meta is None:
@@ -344,7 +351,9 @@ class TasksNotification(TaskStatusNotification, kw_only=True, tag="notifications
     params: DetailedTaskNotificationParams  # type: ignore[assignment]
 
 
-class ElicitationCompleteNotification(_Notification, kw_only=True, tag="notifications/elicitation/complete"):
+class ElicitationCompleteNotification(
+    _Notification, kw_only=True, tag="notifications/elicitation/complete"
+):
     """MCP ``ElicitationCompleteNotification`` (spec 2025-11-25)."""
 
     params: ElicitationCompleteNotificationParams
@@ -360,7 +369,7 @@ class CustomNotification(Struct, omit_defaults=True):
     """
 
     method: str
-    params: Union[dict[str, Any], None] = None
+    params: dict[str, Any] | None = None
 
 
 #: Every typed notification, in rmcp's order of trial.
@@ -403,7 +412,7 @@ class TextResourceContents(_Wire, kw_only=True):
     """MCP ``TextResourceContents``; rmcp ``ResourceContents::TextResourceContents``."""
 
     uri: str
-    mime_type: Union[str, None] = None
+    mime_type: str | None = None
     text: str
     meta: _Meta = field(default=None, name="_meta")
 
@@ -416,7 +425,7 @@ class BlobResourceContents(_Wire, kw_only=True):
     """
 
     uri: str
-    mime_type: Union[str, None] = None
+    mime_type: str | None = None
     blob: str
     meta: _Meta = field(default=None, name="_meta")
 
@@ -433,9 +442,9 @@ class ReadResourceResult(_Wire, kw_only=True):
     (``cacheScope``) are spec 2026-07-28 members, ``None`` when absent.
     """
 
-    result_type: Union[str, None] = None
-    ttl_ms: Union[I64, None] = None
-    cache_scope: Union[CacheScope, None] = None
+    result_type: str | None = None
+    ttl_ms: I64 | None = None
+    cache_scope: CacheScope | None = None
     contents: list[ResourceContents]
     meta: _Meta = field(default=None, name="_meta")
 
@@ -459,23 +468,23 @@ class ErrorData(_Wire, kw_only=False):
 
 class _ResourceContentsWire(_Wire, kw_only=True):
     uri: str
-    mime_type: Union[str, None] = None
+    mime_type: str | None = None
     text: Any = UNSET
     blob: Any = UNSET
     meta: _Meta = field(default=None, name="_meta")
 
 
 class _ReadResourceResultWire(_Wire, kw_only=True):
-    result_type: Union[str, None] = None
-    ttl_ms: Union[I64, None] = None
-    cache_scope: Union[CacheScope, None] = None
+    result_type: str | None = None
+    ttl_ms: I64 | None = None
+    cache_scope: CacheScope | None = None
     contents: list[_ResourceContentsWire]
     meta: _Meta = field(default=None, name="_meta")
 
 
 class _CustomNotificationWire(Struct):
     method: str
-    params: Union[dict[str, Any], None] = None
+    params: dict[str, Any] | None = None
 
 
 del msgspec

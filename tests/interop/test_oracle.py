@@ -1,0 +1,124 @@
+"""Live differential test against rmcp 3.1.4, through the Rust oracle.
+
+Skipped unless the oracle is built::
+
+    cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml
+    DIVERGE_FRAMES_ORACLE_CASES=20000 python -m pytest tests/interop/test_oracle.py
+
+``DIVERGE_FRAMES_ORACLE`` points at another oracle binary; ``DIVERGE_FRAMES_ORACLE_CASES``
+(default 2000) is how many cases hypothesis generates, ``DIVERGE_FRAMES_ORACLE_SEED``
+(default 1) its seed. The generated cases, the corpus and the hostile list go to the
+oracle in one batch; then each is decoded and re-encoded by both implementations and
+compared with rmcp: same verdict, same variant, byte-identical re-encoding. Every
+disagreement is written to ``rmcp-disagreements.jsonl`` in pytest's temporary directory
+(a golden-vector file: ``read_vectors`` reads it back) and the first ones are shown.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from cases import HOSTILE, cases
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from rmcp_diff import (
+    ORACLE,
+    VECTORS,
+    Case,
+    Outcome,
+    corpus_cases,
+    disagreement,
+    oracle_available,
+    ours,
+    read_vectors,
+    run_oracle,
+    short,
+    write_vectors,
+)
+
+from diverge_frames import _frames_py
+
+try:
+    from diverge_frames import _frames_c
+except ImportError:  # pragma: no cover - pure-Python install
+    _frames_c = None
+
+pytestmark = pytest.mark.skipif(
+    not oracle_available(),
+    reason=f"rmcp oracle not built ({ORACLE}); "
+    "cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml",
+)
+
+CASES = int(os.environ.get("DIVERGE_FRAMES_ORACLE_CASES", "2000"))
+SEED = int(os.environ.get("DIVERGE_FRAMES_ORACLE_SEED", "1"))
+
+
+def generate(count: int, seed_value: int) -> list[Case]:
+    """``count`` cases from the hypothesis strategy, in one run (no shrinking)."""
+    drawn: list[Case] = []
+
+    @seed(seed_value)
+    @settings(
+        max_examples=count,
+        phases=[Phase.generate],
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(cases())
+    def collect(case: Case) -> None:
+        drawn.append(Case(f"generated/{len(drawn)}", case.channel, case.payload))
+
+    collect()
+    return drawn
+
+
+def test_live_differential(tmp_path: Path) -> None:
+    start = time.perf_counter()
+    generated = generate(CASES, SEED)
+    assert len(generated) >= CASES * 0.99, f"hypothesis gave {len(generated)} of {CASES} cases"
+    batch = list(corpus_cases()) + HOSTILE + generated
+    generated_at = time.perf_counter()
+    verdicts = run_oracle(batch)
+    oracle_at = time.perf_counter()
+    twins = {"python": _frames_py, "cython": _frames_c}
+    problems: dict[str, list[tuple[Case, Outcome, str]]] = {name: [] for name in twins}
+    for name, frames in twins.items():
+        if frames is None:
+            continue
+        for case, rmcp in zip(batch, verdicts):
+            problem = disagreement(ours(frames, case), rmcp)
+            if problem is not None:
+                problems[name].append((case, rmcp, problem))
+    done = time.perf_counter()
+    summary = (
+        f"{len(batch)} cases ({len(generated)} generated, seed {SEED}) x "
+        f"{sum(f is not None for f in twins.values())} implementations: "
+        + ", ".join(f"{name} {len(found)} disagreements" for name, found in problems.items())
+        + f"; generate {generated_at - start:.1f}s, oracle {oracle_at - generated_at:.1f}s,"
+        f" compare {done - oracle_at:.1f}s"
+    )
+    print(summary)
+    failing = {case.id: (case, rmcp) for found in problems.values() for case, rmcp, _ in found}
+    if failing:
+        out = tmp_path / "rmcp-disagreements.jsonl"
+        write_vectors(out, failing.values())
+        lines = [
+            f"{name}: {case.id} [{case.channel}] {short(case.payload, 200)}: {problem}"
+            for name, found in problems.items()
+            for case, _, problem in found[:15]
+        ]
+        pytest.fail(summary + f"\nall of them, as vectors: {out}\n" + "\n".join(lines))
+
+
+def test_vectors_match_the_oracle() -> None:
+    """The committed vectors are what this oracle says now (else: scripts/gen_vectors.py)."""
+    stale = []
+    for path in sorted(VECTORS.glob("*.jsonl")):
+        pairs = list(read_vectors(path))
+        for (case, recorded), live in zip(pairs, run_oracle([c for c, _ in pairs])):
+            if recorded.key() != live.key():
+                stale.append(f"{path.name}: {case.id}")
+    assert not stale, f"{len(stale)} stale vectors, e.g. {stale[:5]}"

@@ -1,0 +1,130 @@
+"""Both implementations against rmcp 3.1.4's golden vectors (no Rust toolchain needed).
+
+Each line of ``tests/vectors/*.jsonl`` is a payload and what rmcp made of it (written by
+``scripts/gen_vectors.py`` from the oracle). For every line, ``decode`` must give the same
+verdict, the same variant (our ``TasksNotification`` is rmcp's ``TaskStatusNotification``;
+the spec notifications rmcp leaves custom count as ``CustomNotification`` when we type
+them) and ``encode(decode(payload))`` rmcp's bytes exactly.
+
+Also, oracle-free, that the hot path's pre-check is sound: whenever the quick msgspec
+reading is taken, it gives what the rmcp-exact reading gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from cases import HOSTILE, cases
+from hypothesis import HealthCheck, given, settings
+from rmcp_diff import (
+    NOTIFICATIONS,
+    VECTORS,
+    Case,
+    Outcome,
+    corpus_cases,
+    disagreement,
+    ours,
+    read_vectors,
+    short,
+)
+
+from diverge_frames import _shared
+from diverge_frames.errors import FrameBodyError
+
+FILES = sorted(VECTORS.glob("*.jsonl"))
+
+
+def report(frames: ModuleType, pairs: list[tuple[Case, Outcome]]) -> list[str]:
+    """One line per case where ``frames`` and rmcp disagree."""
+    lines = []
+    for case, rmcp in pairs:
+        problem = disagreement(ours(frames, case), rmcp)
+        if problem is not None:
+            lines.append(f"{case.id} [{case.channel}] {short(case.payload, 160)}: {problem}")
+    return lines
+
+
+def test_vector_files_present() -> None:
+    names = {path.name for path in FILES}
+    assert names == {"corpus.jsonl", "hostile.jsonl", "generated.jsonl"}, names
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_vectors(frames: ModuleType, path: Path) -> None:
+    pairs = list(read_vectors(path))
+    assert pairs, f"{path.name} is empty"
+    problems = report(frames, pairs)
+    assert not problems, f"{len(problems)} of {len(pairs)} disagree:\n" + "\n".join(problems[:30])
+
+
+def test_vectors_cover_the_data() -> None:
+    """The corpus vectors are the corpus as it is now, and the hostile ones the list in
+    cases.py: a case added there without regenerating the vectors fails here."""
+    corpus = {(c.channel, c.payload) for c, _ in read_vectors(VECTORS / "corpus.jsonl")}
+    assert corpus == {(c.channel, c.payload) for c in corpus_cases()}
+    hostile = {(c.channel, c.payload) for c, _ in read_vectors(VECTORS / "hostile.jsonl")}
+    assert hostile == {(c.channel, c.payload) for c in HOSTILE}
+
+
+def test_vectors_cover_every_variant() -> None:
+    """Between them the vectors hold every rmcp variant, accepted, and every verdict."""
+    seen = {(r.verdict, r.variant) for path in FILES for _, r in read_vectors(path)}
+    variants = {v for verdict, v in seen if verdict == "ok"}
+    assert variants >= {
+        "CancelledNotification",
+        "ProgressNotification",
+        "LoggingMessageNotification",
+        "ResourceUpdatedNotification",
+        "ResourceListChangedNotification",
+        "ToolListChangedNotification",
+        "PromptListChangedNotification",
+        "SubscriptionsAcknowledgedNotification",
+        "TaskStatusNotification",
+        "CustomNotification",
+        "ReadResourceResult",
+        "ErrorData",
+    }, variants
+    assert {verdict for verdict, _ in seen} == {"ok", "empty", "unknown_tag", "body"}
+
+
+# ------------------------------------------------------- the pre-check is sound
+
+
+def exact(case: Case) -> object:
+    """What the rmcp-exact path makes of a case (value or FrameBodyError)."""
+    tag, body = case.payload[0], case.payload[1:]
+    expected = (
+        "ErrorData"
+        if tag == 1
+        else "ServerNotification"
+        if case.channel == NOTIFICATIONS
+        else "ReadResourceResult"
+    )
+    try:
+        return _shared.decode_exact(body, tag, expected)
+    except FrameBodyError as exc:
+        return exc
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=cases())
+def test_quick_path_agrees_with_exact_path(frames: ModuleType, case: Case) -> None:
+    """Whatever path a twin takes, it ends where the rmcp-exact path ends."""
+    if len(case.payload) == 0 or case.payload[0] > 1:
+        return
+    decode = (
+        frames.decode_notification if case.channel == NOTIFICATIONS else frames.decode_read_resource
+    )
+    encode = (
+        frames.encode_notification if case.channel == NOTIFICATIONS else frames.encode_read_resource
+    )
+    reference = exact(case)
+    try:
+        value = decode(case.payload)
+    except FrameBodyError:
+        assert isinstance(reference, FrameBodyError), (case.payload, reference)
+        return
+    assert not isinstance(reference, FrameBodyError), (case.payload, value, reference)
+    assert encode(value) == encode(reference), case.payload
