@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _harness import main  # noqa: E402
+from _harness import main
 
 if __name__ == "__main__":
     main("read_resource")

@@ -22,12 +22,18 @@ NOTIFICATIONS = [
     b'{"method":"notifications/message","params":{"level":"info","logger":"l","data":{"a":[1,null]}}}',
     b'{"method":"notifications/resources/updated","params":{"uri":"file:///x"}}',
     b'{"method":"notifications/resources/list_changed","params":{"_meta":{"k":1}}}',
-    b'{"method":"notifications/subscriptions/acknowledged","params":{"notifications":'
-    b'{"toolsListChanged":true,"resourceSubscriptions":["a"]}}}',
-    b'{"method":"notifications/tasks","params":{"taskId":"t","status":"completed","createdAt":"a",'
-    b'"lastUpdatedAt":"b","ttlMs":null,"result":{}}}',
-    b'{"method":"notifications/tasks/status","params":{"taskId":"t","status":"working",'
-    b'"createdAt":"a","lastUpdatedAt":"b","ttl":null,"pollInterval":5}}',
+    (
+        b'{"method":"notifications/subscriptions/acknowledged","params":{"notifications":'
+        b'{"toolsListChanged":true,"resourceSubscriptions":["a"]}}}'
+    ),
+    (
+        b'{"method":"notifications/tasks","params":{"taskId":"t","status":"completed","createdAt":"a",'
+        b'"lastUpdatedAt":"b","ttlMs":null,"result":{}}}'
+    ),
+    (
+        b'{"method":"notifications/tasks/status","params":{"taskId":"t","status":"working",'
+        b'"createdAt":"a","lastUpdatedAt":"b","ttl":null,"pollInterval":5}}'
+    ),
     b'{"method":"notifications/elicitation/complete","params":{"elicitationId":"e"}}',
     b'{"method":"x/y","params":{"_meta":{"z":1},"b":[1.5,-0.0,"\\u2028"]}}',
 ]

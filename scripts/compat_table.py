@@ -409,7 +409,7 @@ def rmcp_cells(rows: list[Row]) -> list[str]:
             "build the oracle: cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml"
         )
     outcomes = run_oracle([Case(r.shape, r.channel, r.payload) for r in rows])
-    return [cell(o, r.payload) for o, r in zip(outcomes, rows)]
+    return [cell(o, r.payload) for o, r in zip(outcomes, rows, strict=True)]
 
 
 def table() -> str:
@@ -421,7 +421,7 @@ def table() -> str:
         "| diverge-frames | why |\n|---|---|---|---|---|---|---|\n"
     )
     lines = []
-    for index, (row, rmcp) in enumerate(zip(ROWS, rmcp_cells(ROWS)), 1):
+    for index, (row, rmcp) in enumerate(zip(ROWS, rmcp_cells(ROWS), strict=True), 1):
         tag = "tag 1, " if row.payload[0] == 1 else ""
         lines.append(
             f"| {index} | {row.shape} ({tag}{row.channel}) | {_short(row.payload[1:])} | {rmcp} "

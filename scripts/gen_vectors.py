@@ -6,9 +6,9 @@
 Three files, one JSON object per line (format: tests/vectors/README.md):
 
 * ``corpus.jsonl``: every line of ``tests/data/corpus`` and every edge case file;
-* ``hostile.jsonl``: the hand-written hostile cases of ``tests/interop/cases.py``;
+* ``hostile.jsonl``: the hand-written hostile cases of ``tests/interop/rmcp_cases.py``;
 * ``generated.jsonl``: ``--generated`` (default 2000) cases from the hypothesis
-  strategies of ``tests/interop/cases.py``, seed ``--seed`` (default 20260728),
+  strategies of ``tests/interop/rmcp_cases.py``, seed ``--seed`` (default 20260728),
   duplicates dropped.
 
 The plain test run (``tests/interop/test_vectors.py``) checks both implementations
@@ -37,10 +37,10 @@ from rmcp_diff import (  # noqa: E402
 
 
 def generated_cases(count: int, seed: int) -> list[Case]:
-    """``count`` distinct cases drawn from :func:`cases.cases` with a fixed seed."""
-    from cases import cases
+    """``count`` distinct cases drawn from :func:`rmcp_cases.cases` with a fixed seed."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
+    from rmcp_cases import cases
 
     drawn: dict[tuple[str, bytes], Case] = {}
 
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    from cases import HOSTILE
+    from rmcp_cases import HOSTILE
 
     VECTORS.mkdir(parents=True, exist_ok=True)
     sets = {
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "generated.jsonl": generated_cases(args.generated, args.seed),
     }
     for name, cases in sets.items():
-        count = write_vectors(VECTORS / name, zip(cases, run_oracle(cases)))
+        count = write_vectors(VECTORS / name, zip(cases, run_oracle(cases), strict=True))
         size = (VECTORS / name).stat().st_size
         print(f"{name}: {count} vectors, {size / 1e6:.2f} MB")
     return 0

@@ -98,7 +98,10 @@ def test_case(frames: ModuleType, name: str) -> None:
     text = (CASES / name).read_bytes()
     results = {label: decode(frames, ch, p) for label, (ch, p) in frames_of(text).items()}
     for label, result in results.items():
-        assert not isinstance(result, FrameError) or isinstance(result, FrameBodyError), (label, result)
+        assert not isinstance(result, FrameError) or isinstance(result, FrameBodyError), (
+            label,
+            result,
+        )
     if name.startswith("n_"):
         for label, result in results.items():
             assert isinstance(result, FrameBodyError), (label, result)
@@ -122,7 +125,9 @@ def i_rows(frames: ModuleType) -> dict[str, list[str]]:
     for name in NAMES:
         if name.startswith("i_"):
             text = (CASES / name).read_bytes()
-            rows[name] = [outcome(frames, decode(frames, ch, p)) for ch, p in frames_of(text).values()]
+            rows[name] = [
+                outcome(frames, decode(frames, ch, p)) for ch, p in frames_of(text).values()
+            ]
     return rows
 
 
@@ -155,7 +160,9 @@ def _rmcp(frames_by_case: dict[str, bytes]) -> dict[str, str]:
     """The rmcp oracle's verdict on each frame, described as :func:`outcome` does
     (needs the built oracle, see interop/rmcp-oracle/README.md)."""
     lines = "".join(
-        json.dumps({"id": name, "channel": "notifications", "payload": base64.b64encode(p).decode()})
+        json.dumps(
+            {"id": name, "channel": "notifications", "payload": base64.b64encode(p).decode()}
+        )
         + "\n"
         for name, p in frames_by_case.items()
     )
@@ -174,9 +181,7 @@ def _rmcp_summary() -> str:
     """How rmcp's accept/reject in the value position compares on y_ and n_ cases."""
     frames = {n: wrapped((CASES / n).read_bytes()) for n in NAMES if not n.startswith("i_")}
     verdicts = _rmcp(frames)
-    odd = [
-        n for n, v in verdicts.items() if v.startswith("value") != n.startswith("y_")
-    ]
+    odd = [n for n, v in verdicts.items() if v.startswith("value") != n.startswith("y_")]
     return (
         f"rmcp 3.1.4 (oracle) in the value position: {len(frames) - len(odd)} of "
         f"{len(frames)} y_/n_ cases as the suite expects"
@@ -211,9 +216,13 @@ def write_doc() -> None:
             f"i_ cases in the value position: accepted or rejected as rmcp does in {agree} of "
             f"{len(rows)}; of the {accepted} accepted, the same re-encoded bytes in {same}.\n"
         )
-    head = summary + "\n" + (
-        "| case | notification tag 0 | read-resource tag 0 | tag 1 | value position |"
-        " rmcp 3.1.4, value position |\n|---|---|---|---|---|---|\n"
+    head = (
+        summary
+        + "\n"
+        + (
+            "| case | notification tag 0 | read-resource tag 0 | tag 1 | value position |"
+            " rmcp 3.1.4, value position |\n|---|---|---|---|---|---|\n"
+        )
     )
     body = "".join(
         f"| `{n}` | " + " | ".join(_cell(c) for c in cells) + f" | {_cell(rmcp[n])} |\n"

@@ -14,12 +14,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -139,9 +141,13 @@ def test_value_survives_buffer_mutation(frames: ModuleType, how: str) -> None:
             assert encode(got) == encode(reference)
 
 
-@pytest.mark.parametrize("channel, kind, payload", KINDS, ids=[f"{c}-{k}" for c, k, _ in KINDS])
+@pytest.mark.parametrize(
+    ("channel", "kind", "payload"), KINDS, ids=[f"{c}-{k}" for c, k, _ in KINDS]
+)
 @pytest.mark.parametrize("source", ["bytearray", "memoryview", "memoryview slice"])
-def test_no_export_left_behind(frames: ModuleType, channel: str, kind: str, payload: bytes, source: str) -> None:
+def test_no_export_left_behind(
+    frames: ModuleType, channel: str, kind: str, payload: bytes, source: str
+) -> None:
     """After a decode that returns or raises, once the caller drops its view the
     bytearray can be resized at once, even while the error is still held: nothing the
     decode left behind (a traceback, a frame in a reference cycle) pins the buffer.
@@ -188,10 +194,8 @@ def _churn(frames: ModuleType, rounds: int) -> None:
     slow = [(*codec(frames, c), p) for c, k, p in KINDS if k in SLOW]
     for index in range(rounds):
         for decode, encode, payload in jobs if index % SLOW_EVERY else jobs + slow:
-            try:
+            with contextlib.suppress(FrameError):
                 encode(decode(payload))
-            except FrameError:
-                pass
 
 
 def test_no_leaks(frames: ModuleType) -> None:
@@ -210,4 +214,6 @@ def test_no_leaks(frames: ModuleType) -> None:
     assert grown_rss < 32 * 2**20, grown_rss
     assert [sys.getrefcount(p) for p in payloads] == payload_refs
     if SOAK or os.environ.get("DIVERGE_FRAMES_SHOW_GROWTH"):
-        print(f"\n{frames.__name__}: {ROUNDS} x {len(KINDS)} kinds: blocks {grown_blocks:+d}, RSS {grown_rss:+d} B")
+        print(
+            f"\n{frames.__name__}: {ROUNDS} x {len(KINDS)} kinds: blocks {grown_blocks:+d}, RSS {grown_rss:+d} B"
+        )

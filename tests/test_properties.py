@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,7 +55,9 @@ U64 = st.integers(0, 2**64 - 1)
 #: An integer as serde_json's ``Value`` (and our free-form decode) holds one exactly.
 JSON_INT = st.integers(-(2**63), 2**64 - 1)
 #: A float rmcp reads back exactly: at most 15 significant digits, below 10^16.
-FLOAT = st.builds(lambda m, k: m / 10**k, st.integers(-(10**15) + 1, 10**15 - 1), st.integers(0, 15))
+FLOAT = st.builds(
+    lambda m, k: m / 10**k, st.integers(-(10**15) + 1, 10**15 - 1), st.integers(0, 15)
+)
 #: Any float JSON can carry.
 ANY_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(max_size=20)
@@ -73,7 +76,9 @@ JSON_VALUE = _json(FLOAT)
 ANY_JSON_VALUE = _json(ANY_FLOAT)
 JSON_OBJECT = st.dictionaries(TEXT, JSON_VALUE, max_size=4)
 META = st.none() | JSON_OBJECT
-LEVEL = st.sampled_from(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
+LEVEL = st.sampled_from(
+    ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+)
 STATUS = st.sampled_from(["working", "input_required", "completed", "failed", "cancelled"])
 
 
@@ -105,7 +110,12 @@ TYPED_NOTIFICATIONS = st.one_of(
     st.builds(
         t.CancelledNotification,
         params=st.none()
-        | st.builds(t.CancelledNotificationParam, meta=META, request_id=st.none() | I64 | TEXT, reason=OPT_TEXT),
+        | st.builds(
+            t.CancelledNotificationParam,
+            meta=META,
+            request_id=st.none() | I64 | TEXT,
+            reason=OPT_TEXT,
+        ),
     ),
     st.builds(
         t.ProgressNotification,
@@ -120,7 +130,13 @@ TYPED_NOTIFICATIONS = st.one_of(
     ),
     st.builds(
         t.LoggingMessageNotification,
-        params=st.builds(t.LoggingMessageNotificationParam, meta=META, level=LEVEL, logger=OPT_TEXT, data=JSON_VALUE),
+        params=st.builds(
+            t.LoggingMessageNotificationParam,
+            meta=META,
+            level=LEVEL,
+            logger=OPT_TEXT,
+            data=JSON_VALUE,
+        ),
     ),
     st.builds(
         t.ResourceUpdatedNotification,
@@ -165,7 +181,11 @@ TYPED_NOTIFICATIONS = st.one_of(
     ),
     st.builds(
         t.ElicitationCompleteNotification,
-        params=st.builds(t.ElicitationCompleteNotificationParams, meta=_unset_or(JSON_OBJECT), elicitation_id=TEXT),
+        params=st.builds(
+            t.ElicitationCompleteNotificationParams,
+            meta=_unset_or(JSON_OBJECT),
+            elicitation_id=TEXT,
+        ),
     ),
 )
 
@@ -209,9 +229,18 @@ READ_RESOURCE_VALUES = READ_RESOURCE_RESULTS | ERROR_DATA
 ANY_NUMBER_VALUES = (
     st.builds(
         t.ProgressNotification,
-        params=st.builds(t.ProgressNotificationParam, progress_token=I64, progress=ANY_FLOAT, total=st.none() | ANY_FLOAT),
+        params=st.builds(
+            t.ProgressNotificationParam,
+            progress_token=I64,
+            progress=ANY_FLOAT,
+            total=st.none() | ANY_FLOAT,
+        ),
     )
-    | st.builds(t.CustomNotification, method=st.just("x"), params=st.dictionaries(TEXT, ANY_JSON_VALUE, max_size=3))
+    | st.builds(
+        t.CustomNotification,
+        method=st.just("x"),
+        params=st.dictionaries(TEXT, ANY_JSON_VALUE, max_size=3),
+    )
     | st.builds(t.ErrorData, code=I32, message=TEXT, data=ANY_JSON_VALUE | st.integers())
 )
 
@@ -353,7 +382,9 @@ def both() -> tuple[ModuleType, ModuleType]:
 @pytest.mark.parametrize("channel", CHANNELS)
 @SETTINGS
 @given(data=st.data())
-def test_hostile_bytes_raise_only_frame_error(frames: ModuleType, channel: str, data: st.DataObject) -> None:
+def test_hostile_bytes_raise_only_frame_error(
+    frames: ModuleType, channel: str, data: st.DataObject
+) -> None:
     """Decode raises nothing but FrameError, the same from bytes, bytearray and a
     memoryview slice; a value it returns re-encodes to bytes that decode again, and
     that are a fixed point when the body is ``plain_json`` (see docs/hostile-input.md
@@ -362,7 +393,16 @@ def test_hostile_bytes_raise_only_frame_error(frames: ModuleType, channel: str, 
     decode, encode = getattr(frames, decode_name), getattr(frames, encode_name)
     payload = data.draw(HOSTILE[channel])
     result = outcome(decode, payload)  # anything but a FrameError fails the test here
-    assert isinstance(result, (FrameError, t.ErrorData, t.ReadResourceResult, *t.TYPED_NOTIFICATIONS, t.CustomNotification))
+    assert isinstance(
+        result,
+        (
+            FrameError,
+            t.ErrorData,
+            t.ReadResourceResult,
+            *t.TYPED_NOTIFICATIONS,
+            t.CustomNotification,
+        ),
+    )
     assert same(result, outcome(decode, bytearray(payload)))
     assert same(result, outcome(decode, memoryview(bytearray(b"pad" + payload))[3:]))
     if not isinstance(result, FrameError):
@@ -406,7 +446,9 @@ def _agree(channel: str, data: st.DataObject, messages: bool) -> None:
     py, c = both()
     decode_name, encode_name, values = CHANNELS[channel]
     payload = data.draw(
-        HOSTILE[channel] | values.map(getattr(py, encode_name)) | ANY_NUMBER_VALUES.map(py.encode_notification)
+        HOSTILE[channel]
+        | values.map(getattr(py, encode_name))
+        | ANY_NUMBER_VALUES.map(py.encode_notification)
     )
     a, b = outcome(getattr(py, decode_name), payload), outcome(getattr(c, decode_name), payload)
     assert same(a, b, messages), (a, b)
@@ -422,15 +464,21 @@ def _agree(channel: str, data: st.DataObject, messages: bool) -> None:
 #: typed class does not model, so re-encoding settles only after one more step, in
 #: rmcp as here. Both implementations must agree at every step.
 FUZZ_DUPLICATE_KEYS = [
-    b'\x00{"method":"notifications/tasks","params":{"taskId":"=","staskId": "cd988ba31f7b6", "status": '
-    b'"work88ba31f7b6", "status": "working", "ttl": 3000, "createdAt": "202:13", "lastUpdtus":"completed",'
-    b'"createdAt":"","lastUpdatedAt":""}}',
-    b'\x00{"method":"notifications/tasks", "params": {"taskId": "7d)b", "status": "wor", "status": "working", '
-    b'"ttl": 299, "createdAt": "238Z", "lastUpdatedAt":"2Z", "pollInterval":1}}',
-    b'\x00{"method": "notifications/tasks/status", "params": {"taskId": "d3d3aaa79b24966030(41385227d1b", '
-    b'"status": "working966030(41385227d1b", "status": "working", "ttl": 300001, "createdAt": '
-    b'"2026-11-29T18:10:38.978Z", "lastUpdatedAt": "279Z", "pollInterval": 1000, "statusMessage": '
-    b'"Gatherin sources..."}}',
+    (
+        b'\x00{"method":"notifications/tasks","params":{"taskId":"=","staskId": "cd988ba31f7b6", "status": '
+        b'"work88ba31f7b6", "status": "working", "ttl": 3000, "createdAt": "202:13", "lastUpdtus":"completed",'
+        b'"createdAt":"","lastUpdatedAt":""}}'
+    ),
+    (
+        b'\x00{"method":"notifications/tasks", "params": {"taskId": "7d)b", "status": "wor", "status": "working", '
+        b'"ttl": 299, "createdAt": "238Z", "lastUpdatedAt":"2Z", "pollInterval":1}}'
+    ),
+    (
+        b'\x00{"method": "notifications/tasks/status", "params": {"taskId": "d3d3aaa79b24966030(41385227d1b", '
+        b'"status": "working966030(41385227d1b", "status": "working", "ttl": 300001, "createdAt": '
+        b'"2026-11-29T18:10:38.978Z", "lastUpdatedAt": "279Z", "pollInterval": 1000, "statusMessage": '
+        b'"Gatherin sources..."}}'
+    ),
 ]
 
 
@@ -443,7 +491,9 @@ def test_fuzz_finding_duplicate_keys(frames: ModuleType, payload: bytes) -> None
         if other is not None:
             assert same(other.decode_notification(payload), value)
             assert other.encode_notification(value) == frames.encode_notification(value)
-    second = frames.encode_notification(frames.decode_notification(frames.encode_notification(value)))
+    second = frames.encode_notification(
+        frames.decode_notification(frames.encode_notification(value))
+    )
     assert frames.encode_notification(frames.decode_notification(second)) == second
 
 
@@ -454,8 +504,10 @@ def test_fuzz_finding_duplicate_keys(frames: ModuleType, payload: bytes) -> None
 #: the ``_Exact`` params accept a null ``_meta`` as absent (see docs/hostile-input.md).
 META_NULL = [
     b'\x00{"method":"notifications/elicitation/complete","params":{"_meta":null,"elicitationId":"e"}}',
-    b'\x00{"method":"notifications/tasks/status","params":{"_meta":null,"taskId":"t","status":"working",'
-    b'"createdAt":"a","lastUpdatedAt":"b","ttl":null}}',
+    (
+        b'\x00{"method":"notifications/tasks/status","params":{"_meta":null,"taskId":"t","status":"working",'
+        b'"createdAt":"a","lastUpdatedAt":"b","ttl":null}}'
+    ),
 ]
 
 
@@ -473,13 +525,17 @@ def test_null_meta_value_is_stable(frames: ModuleType, payload: bytes) -> None:
 #: one built in Python is written ``1e20``. Fails until encode writes every such
 #: float rmcp's way.
 LARGE_FLOAT_VALUES = [
-    t.ProgressNotification(params=t.ProgressNotificationParam(progress_token=1, progress=1e20, total=2.5e16)),
+    t.ProgressNotification(
+        params=t.ProgressNotificationParam(progress_token=1, progress=1e20, total=2.5e16)
+    ),
     t.ErrorData(code=1, message="m", data={"x": [1e300, -1e16]}),
     t.CustomNotification(method="x", params={"n": 1.5e17}),
 ]
 
 
-@pytest.mark.parametrize("value", LARGE_FLOAT_VALUES, ids=["progress", "error data", "custom params"])
+@pytest.mark.parametrize(
+    "value", LARGE_FLOAT_VALUES, ids=["progress", "error data", "custom params"]
+)
 def test_encode_large_floats_as_rmcp(frames: ModuleType, value: Any) -> None:
     """A value built in Python encodes to the bytes its decoded twin encodes to."""
     encode = frames.encode_notification

@@ -56,8 +56,16 @@ def _run(frames: ModuleType, payloads: list[tuple[str, Any]]) -> list[tuple[str,
     """For each payload: ("value", value, re-encoded bytes) or ("error", class, message)."""
     out = []
     for channel, payload in payloads:
-        decode = frames.decode_notification if channel == "notifications" else frames.decode_read_resource
-        encode = frames.encode_notification if channel == "notifications" else frames.encode_read_resource
+        decode = (
+            frames.decode_notification
+            if channel == "notifications"
+            else frames.decode_read_resource
+        )
+        encode = (
+            frames.encode_notification
+            if channel == "notifications"
+            else frames.encode_read_resource
+        )
         try:
             value = decode(payload)
         except FrameError as exc:
@@ -125,7 +133,7 @@ def test_eight_threads_share_one_buffer(frames: ModuleType) -> None:
     expected = _run(frames, [(c, bytes(v)) for c, v in sliced])
     for result in _in_threads(lambda index: [_run(frames, sliced) for _ in range(ROUNDS)]):
         assert all(got == expected for got in result)
-    del sliced
+    sliced.clear()
     view.release()
     shared.clear()
     assert shared == bytearray()

@@ -15,7 +15,14 @@ from libc.string cimport memchr, memcmp, memcpy
 import msgspec
 
 from . import types as t
-from ._shared import decode_custom, decode_exact, encode_custom, encoder, fix_exponents, notification_encoder
+from ._shared import (
+    decode_custom,
+    decode_exact,
+    encode_custom,
+    encoder,
+    fix_exponents,
+    notification_encoder,
+)
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":
@@ -273,9 +280,13 @@ cdef object _result(object wire, int tag):
     cdef Py_ssize_t index
     for index, item in enumerate(wire.contents):
         if type(item.text) is str:
-            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta))
+            contents.append(
+                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
+            )
         elif type(item.blob) is str:
-            contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta))
+            contents.append(
+                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
+            )
         else:
             raise FrameBodyError(
                 tag,
@@ -339,7 +350,9 @@ cdef inline uint64_t _equal_bytes(uint64_t word, uint64_t pattern) noexcept nogi
 cdef inline uint64_t _digit_bytes(uint64_t word) noexcept nogil:
     """The high bit of each byte of ``word`` that is an ASCII digit."""
     cdef uint64_t low = word & 0x7F7F7F7F7F7F7F7FULL
-    return (low + 0x5050505050505050ULL) & ~(low + 0x4646464646464646ULL) & ~word & 0x8080808080808080ULL
+    cdef uint64_t above_2f = low + 0x5050505050505050ULL  # high bit: byte >= '0'
+    cdef uint64_t above_39 = low + 0x4646464646464646ULL  # high bit: byte > '9'
+    return above_2f & ~above_39 & ~word & 0x8080808080808080ULL
 
 
 cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:

@@ -5,7 +5,7 @@ Twin of ``_frames_c.pyx``, kept alike line by line; both pass the same tests.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import msgspec
 
@@ -22,7 +22,7 @@ from ._shared import (
 )
 from .errors import EmptyFrameError, FrameBodyError, FrameError, UnknownTagError
 
-Payload = Union[bytes, bytearray, memoryview]
+Payload = bytes | bytearray | memoryview
 
 _NOTIFICATION = 0
 _RESULT = 0
@@ -108,7 +108,7 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)
+        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
 
 
 def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
@@ -131,7 +131,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)
+        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
@@ -146,7 +146,7 @@ def _decode_error(body: Any, tag: int) -> t.ErrorData:
 def _result(wire: Any, tag: int) -> t.ReadResourceResult:
     """rmcp's untagged ``ResourceContents``: text when ``text`` is a string, else blob
     when ``blob`` is; rmcp's ``ttlMs`` clamp to 0."""
-    contents = []
+    contents: list[t.ResourceContents] = []
     for index, item in enumerate(wire.contents):
         if type(item.text) is str:
             contents.append(
@@ -183,7 +183,7 @@ def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     elif cls is _ErrorData:
         out = _TAG_ERROR + _encode(value)
     elif cls is _Custom:
-        out = _TAG_NOTIFICATION + encode_custom(value)
+        out = _TAG_NOTIFICATION + encode_custom(value)  # type: ignore[arg-type]
     else:
         raise TypeError(
             f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"

@@ -21,11 +21,12 @@ here, :func:`decode_exact`, which reads the body the way serde_json does:
   ``ReadResourceResult``; a ``SubscriptionFilter`` of up to four); msgspec does not.
 
 :func:`unusual` (and its compiled twin in ``_frames_c``) is the cheap pre-check that
-sends a body here: it is true for every body with a duplicated key in an object nested
-three levels or less, 128 levels of nesting, or a number that is not plain (an
-exponent, more than 15 digits in a decimal, 17 in an integer, ``-0``). A body for which
-it is false decodes the same with msgspec as with serde. It may be true for ordinary
-bodies too; that only costs time.
+sends a body here: it is true for every body with invalid UTF-8 (msgspec does not check
+what it skips), a duplicated key in an object nested three levels or less, 128 levels of
+nesting, or a number that is not plain (an exponent, more than 15 digits in a decimal,
+17 in an integer, ``-0``). A body for which it is false decodes the same with msgspec as
+with serde. It may be true for ordinary bodies too; that only costs time. Bodies msgspec
+rejects (top-level arrays among them) come here too, after msgspec has failed.
 
 Encoding: serde_json 1.0.154 writes an f64 whose decimal exponent is outside -5..=15 in
 exponent form, always with a sign (``1e+16``); msgspec writes ``1e16``. Only positive
@@ -40,12 +41,12 @@ in :func:`encode_custom` the way rmcp writes one.
 
 from __future__ import annotations
 
-import json
+import json.decoder
+import json.scanner
 import re
 import threading
-from json.scanner import c_make_scanner, py_make_scanner
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal, overload
 
 import msgspec
 
@@ -99,7 +100,7 @@ _error_decoder = msgspec.json.Decoder(t.ErrorData)
 # --------------------------------------------------------------------- custom notification
 
 
-def decode_custom(body: Any, tag: int) -> CustomNotification:
+def decode_custom(body: Any, tag: int) -> t.ServerNotification:
     """Decode a notification body no typed class took as rmcp's ``CustomNotification``.
 
     ``params`` must be an object or ``null``/absent, and its ``_meta`` an object or
@@ -188,13 +189,21 @@ class _ScanState(threading.local):
             parse_constant=self.floats.append,
             memo={},
         )
-        self.scan = (c_make_scanner or py_make_scanner)(context)
+        self.scan = _make_scanner(context)
 
 
+_scanner: Any = json.scanner  # typeshed lacks c_make_scanner / py_make_scanner
+_make_scanner = _scanner.c_make_scanner or _scanner.py_make_scanner
 _scan_state = _ScanState()
 #: Bodies longer than this are first scanned on a prefix of this many bytes.
 _PREFIX = 64 * 1024
 _WS = re.compile(r"[ \t\n\r]*")
+
+
+def _after_ws(data: Any, pos: int) -> int:
+    """``pos`` moved past JSON whitespace in ``data`` (``str`` or bytes-like)."""
+    pattern: Any = _WS if isinstance(data, str) else _BWS
+    return int(pattern.match(data, pos).end())  # `*`: always a match
 
 
 def unusual(body: Any) -> bool:
@@ -222,7 +231,7 @@ def unusual(body: Any) -> bool:
     ints.clear()
     floats.clear()
     try:
-        tree = state.scan(text, _WS.match(text).end())[0]
+        tree = state.scan(text, _after_ws(text, 0))[0]
     except RecursionError:
         return True
     except (StopIteration, ValueError):
@@ -285,7 +294,7 @@ _MAX_DEPTH = 127  # serde_json: remaining_depth starts at 128, an error at 0
 _U64_MAX = 2**64 - 1
 _POW10 = tuple(float(f"1e{i}") for i in range(309))  # serde_json's POW10 table
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_scanstring = json.decoder.scanstring
+_scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 class _Obj(list):  # type: ignore[type-arg]
@@ -422,12 +431,12 @@ def _parse(body: Any, skip_unknown: tuple[str, ...] | None = None) -> Any:
     no depth limit), and kept as a placeholder.
     """
     data = body
-    pos = _BWS.match(data).end()
+    pos = _after_ws(data, 0)
     if skip_unknown is not None and _at(data, pos) == _OPEN_OBJECT:
         value, pos = _top_object(data, pos, skip_unknown)
     else:
         value, pos = _value(data, pos, 0)
-    if _BWS.match(data, pos).end() != len(data):
+    if _after_ws(data, pos) != len(data):
         raise _Reject("trailing characters")
     return value
 
@@ -439,7 +448,7 @@ def _at(data: Any, pos: int) -> int:
 
 def _top_object(data: Any, pos: int, known: tuple[str, ...]) -> tuple[_Obj, int]:
     obj = _Obj()
-    pos = _BWS.match(data, pos + 1).end()
+    pos = _after_ws(data, pos + 1)
     if _at(data, pos) == _CLOSE_OBJECT:
         return obj, pos + 1
     while True:
@@ -449,13 +458,13 @@ def _top_object(data: Any, pos: int, known: tuple[str, ...]) -> tuple[_Obj, int]
         else:
             value, pos = _IGNORED, _skip(data, pos)
         obj.append((key, value))
-        pos = _BWS.match(data, pos).end()
+        pos = _after_ws(data, pos)
         c = _at(data, pos)
         if c == _CLOSE_OBJECT:
             return obj, pos + 1
         if c != _COMMA:
             raise _Reject("expected `,` or `}`")
-        pos = _BWS.match(data, pos + 1).end()
+        pos = _after_ws(data, pos + 1)
 
 
 def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
@@ -477,15 +486,14 @@ def _value(data: Any, pos: int, depth: int) -> tuple[Any, int]:
     """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects; returns
     it and the position after it. Like serde_json, fails at the first array or object
     128 levels deep, before reading further."""
-    ws = _BWS.match
     stack: list[list[Any]] = []  # [container, pending key]
     while True:
         c = _at(data, pos)
-        if c == _OPEN_OBJECT or c == _OPEN_ARRAY:
+        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
             if depth + len(stack) >= _MAX_DEPTH:
                 reason = f"JSON nested too deeply (more than {_MAX_DEPTH} levels)"
                 raise _Reject(reason, RecursionError(f"serde_json's recursion limit: {reason}"))
-            pos = ws(data, pos + 1).end()
+            pos = _after_ws(data, pos + 1)
             is_object = c == _OPEN_OBJECT
             if _at(data, pos) == (_CLOSE_OBJECT if is_object else _CLOSE_ARRAY):
                 value: Any = _Obj() if is_object else []
@@ -502,14 +510,14 @@ def _value(data: Any, pos: int, depth: int) -> tuple[Any, int]:
         while True:  # a value is complete: hand it to its container
             if not stack:
                 return value, pos
-            pos = ws(data, pos).end()
+            pos = _after_ws(data, pos)
             frame = stack[-1]
             container = frame[0]
             is_object = type(container) is _Obj
             container.append((frame[1], value) if is_object else value)
             c = _at(data, pos)
             if c == _COMMA:
-                pos = ws(data, pos + 1).end()
+                pos = _after_ws(data, pos + 1)
                 if is_object:
                     frame[1], pos = _key(data, pos)
                 break
@@ -540,20 +548,19 @@ def _key(data: Any, pos: int) -> tuple[str, int]:
     if _at(data, pos) != _QUOTE:
         raise _Reject("key must be a string")
     key, pos = _string(data, pos)
-    pos = _BWS.match(data, pos).end()
+    pos = _after_ws(data, pos)
     if _at(data, pos) != _COLON:
         raise _Reject("expected `:`")
-    return key, _BWS.match(data, pos + 1).end()
+    return key, _after_ws(data, pos + 1)
 
 
 def _skip(data: Any, pos: int) -> int:
     """Skip one value as serde's ``ignore_value`` does; returns the position after it."""
-    ws = _BWS.match
     closers: list[int] = []
     while True:
         c = _at(data, pos)
-        if c == _OPEN_OBJECT or c == _OPEN_ARRAY:
-            pos = ws(data, pos + 1).end()
+        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
+            pos = _after_ws(data, pos + 1)
             close = _CLOSE_OBJECT if c == _OPEN_OBJECT else _CLOSE_ARRAY
             if _at(data, pos) == close:
                 pos += 1
@@ -572,10 +579,10 @@ def _skip(data: Any, pos: int) -> int:
         while True:
             if not closers:
                 return pos
-            pos = ws(data, pos).end()
+            pos = _after_ws(data, pos)
             c = _at(data, pos)
             if c == _COMMA:
-                pos = ws(data, pos + 1).end()
+                pos = _after_ws(data, pos + 1)
                 if closers[-1] == _CLOSE_OBJECT:
                     pos = _skip_key(data, pos)
                 break
@@ -590,10 +597,10 @@ def _skip_key(data: Any, pos: int) -> int:
     m = _BSTRING.match(data, pos)
     if m is None:
         raise _Reject("key must be a string")
-    pos = _BWS.match(data, m.end()).end()
+    pos = _after_ws(data, m.end())
     if _at(data, pos) != _COLON:
         raise _Reject("expected `:`")
-    return _BWS.match(data, pos + 1).end()
+    return _after_ws(data, pos + 1)
 
 
 def _plain(node: Any) -> Any:
@@ -652,6 +659,18 @@ _ABSENT = object()
 _SKIPPED = {"ReadResourceResult": _RESULT, "ErrorData": _ERROR}
 
 
+@overload
+def decode_exact(
+    body: Any, tag: int, expected: Literal["ServerNotification"], exc: BaseException | None = None
+) -> t.ServerNotification: ...
+@overload
+def decode_exact(
+    body: Any, tag: int, expected: Literal["ReadResourceResult"], exc: BaseException | None = None
+) -> t.ReadResourceResult: ...
+@overload
+def decode_exact(
+    body: Any, tag: int, expected: Literal["ErrorData"], exc: BaseException | None = None
+) -> t.ErrorData: ...
 def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None = None) -> Any:
     """Decode ``body`` exactly as rmcp 3.1.4 does. ``expected`` is what the tag announces:
     ``"ServerNotification"``, ``"ReadResourceResult"`` or ``"ErrorData"``.
@@ -725,7 +744,7 @@ def _as_struct(tree: Any, names: tuple[str, ...]) -> _Obj:
     if type(tree) is list:
         if len(tree) != len(names):
             raise _Reject(f"invalid length {len(tree)}, expected {len(names)} elements")
-        return _Obj(zip(names, tree))
+        return _Obj(zip(names, tree, strict=True))
     if type(tree) is not _Obj:
         raise _Reject("invalid type, expected a struct")
     duplicated = _duplicated(_keys(tree), names)
@@ -751,8 +770,8 @@ def _exact_notification(tree: Any, tag: int) -> Any:
     custom_params = None if params is None else _plain(params)
     names = _RMCP_TYPED.get(method)
     typed = True
-    typed_params = custom_params
-    if names is not None and params is not None:
+    typed_params: Any = custom_params
+    if names is not None and params is not None and custom_params is not None:
         typed = not _duplicated(counts, names)
         if typed and method == "notifications/subscriptions/acknowledged":
             typed, typed_params = _subscription_params(params, custom_params)
@@ -776,7 +795,10 @@ def _subscription_params(params: _Obj, plain: dict[str, Any]) -> tuple[bool, Any
     if type(notifications) is list:
         if len(notifications) > len(_FILTER):
             return False, plain
-        return True, {**plain, "notifications": dict(zip(_FILTER, plain["notifications"]))}
+        return True, {
+            **plain,
+            "notifications": dict(zip(_FILTER, plain["notifications"], strict=False)),
+        }
     return True, plain
 
 

@@ -22,7 +22,7 @@ its ``method`` as an ordinary field.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
@@ -80,9 +80,9 @@ _ValueInt = Annotated[int, Meta(ge=-(2**63))]
 _U64_MAX = 2**64 - 1
 
 #: JSON-RPC request id: rmcp ``NumberOrString`` (an ``i64`` or a string; floats rejected).
-RequestId = Union[I64, str]
+RequestId = I64 | str
 #: MCP ``ProgressToken``: rmcp ``ProgressToken(NumberOrString)``.
-ProgressToken = Union[I64, str]
+ProgressToken = I64 | str
 #: MCP ``LoggingLevel`` (RFC 5424 severities), rmcp ``LoggingLevel``.
 LoggingLevel = Literal[
     "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"
@@ -93,7 +93,7 @@ TaskStatus = Literal["working", "input_required", "completed", "failed", "cancel
 CacheScope = Literal["public", "private"]
 
 #: A ``_meta`` object: free-form, kept whole.
-_Meta = Union[dict[str, Any], None]
+_Meta = dict[str, Any] | None
 
 
 class _Wire(Struct, omit_defaults=True, rename="camel", kw_only=True):
@@ -223,9 +223,11 @@ class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_un
 
     ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
 
+    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
+
     def __post_init__(self) -> None:
-        if self.meta is None:  # type: ignore[attr-defined]
-            self.meta = UNSET  # type: ignore[attr-defined]
+        if self.meta is None:
+            self.meta = UNSET
 
 
 class TaskStatusNotificationParams(_Exact, kw_only=True):
@@ -235,7 +237,6 @@ class TaskStatusNotificationParams(_Exact, kw_only=True):
     ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
     """
 
-    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
     created_at: str
     last_updated_at: str
     poll_interval: _ValueInt | UnsetType = UNSET
@@ -254,7 +255,6 @@ class TaskStatusNotificationParams(_Exact, kw_only=True):
 class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
     """MCP ``ElicitationCompleteNotification.params`` (spec 2025-11-25)."""
 
-    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
     elicitation_id: str
 
 
@@ -387,22 +387,22 @@ TYPED_NOTIFICATIONS: tuple[type, ...] = (
     ElicitationCompleteNotification,
 )
 
-TypedNotification = Union[
-    CancelledNotification,
-    ProgressNotification,
-    LoggingMessageNotification,
-    ResourceUpdatedNotification,
-    ResourceListChangedNotification,
-    ToolListChangedNotification,
-    PromptListChangedNotification,
-    SubscriptionsAcknowledgedNotification,
-    TasksNotification,
-    TaskStatusNotification,
-    ElicitationCompleteNotification,
-]
+TypedNotification = (
+    CancelledNotification
+    | ProgressNotification
+    | LoggingMessageNotification
+    | ResourceUpdatedNotification
+    | ResourceListChangedNotification
+    | ToolListChangedNotification
+    | PromptListChangedNotification
+    | SubscriptionsAcknowledgedNotification
+    | TasksNotification
+    | TaskStatusNotification
+    | ElicitationCompleteNotification
+)
 
 #: rmcp ``ServerNotification``: the whole union, discriminated by ``method``.
-ServerNotification = Union[TypedNotification, CustomNotification]
+ServerNotification = TypedNotification | CustomNotification
 
 
 # --------------------------------------------------------------------- read resource
@@ -431,7 +431,7 @@ class BlobResourceContents(_Wire, kw_only=True):
 
 
 #: rmcp ``ResourceContents`` (untagged): text when ``text`` is a string, else blob.
-ResourceContents = Union[TextResourceContents, BlobResourceContents]
+ResourceContents = TextResourceContents | BlobResourceContents
 
 
 class ReadResourceResult(_Wire, kw_only=True):

@@ -23,7 +23,7 @@ def test_diverge_frames_column_is_current() -> None:
     assert len(lines) == len(compat_table.ROWS), (
         "rows added or removed: run scripts/compat_table.py"
     )
-    for index, (row, line) in enumerate(zip(compat_table.ROWS, lines), 1):
+    for index, (row, line) in enumerate(zip(compat_table.ROWS, lines, strict=True), 1):
         assert line.startswith(f"| {index} | {row.shape} "), (index, line[:80])
         cells = line.split(" | ")
         assert cells[-2] == compat_table.ours_cell(row), (row.shape, cells[-2])

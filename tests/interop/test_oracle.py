@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cases import HOSTILE, cases
 from hypothesis import HealthCheck, Phase, given, seed, settings
+from rmcp_cases import HOSTILE, cases
 from rmcp_diff import (
     ORACLE,
     VECTORS,
@@ -88,7 +88,7 @@ def test_live_differential(tmp_path: Path) -> None:
     for name, frames in twins.items():
         if frames is None:
             continue
-        for case, rmcp in zip(batch, verdicts):
+        for case, rmcp in zip(batch, verdicts, strict=True):
             problem = disagreement(ours(frames, case), rmcp)
             if problem is not None:
                 problems[name].append((case, rmcp, problem))
@@ -118,7 +118,7 @@ def test_vectors_match_the_oracle() -> None:
     stale = []
     for path in sorted(VECTORS.glob("*.jsonl")):
         pairs = list(read_vectors(path))
-        for (case, recorded), live in zip(pairs, run_oracle([c for c, _ in pairs])):
+        for (case, recorded), live in zip(pairs, run_oracle([c for c, _ in pairs]), strict=True):
             if recorded.key() != live.key():
                 stale.append(f"{path.name}: {case.id}")
     assert not stale, f"{len(stale)} stale vectors, e.g. {stale[:5]}"

@@ -16,8 +16,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from cases import HOSTILE, cases
 from hypothesis import HealthCheck, given, settings
+from rmcp_cases import HOSTILE, cases
 from rmcp_diff import (
     NOTIFICATIONS,
     VECTORS,
@@ -61,7 +61,7 @@ def test_vectors(frames: ModuleType, path: Path) -> None:
 
 def test_vectors_cover_the_data() -> None:
     """The corpus vectors are the corpus as it is now, and the hostile ones the list in
-    cases.py: a case added there without regenerating the vectors fails here."""
+    rmcp_cases.py: a case added there without regenerating the vectors fails here."""
     corpus = {(c.channel, c.payload) for c, _ in read_vectors(VECTORS / "corpus.jsonl")}
     assert corpus == {(c.channel, c.payload) for c in corpus_cases()}
     hostile = {(c.channel, c.payload) for c, _ in read_vectors(VECTORS / "hostile.jsonl")}
