@@ -27,6 +27,7 @@ limit rather than after reading the whole input.
 from __future__ import annotations
 
 import gc
+import os
 import random
 import time
 import tracemalloc
@@ -261,6 +262,10 @@ def calibrated_size(
     return n
 
 
+@pytest.mark.skipif(
+    not os.environ.get("DIVERGE_FRAMES_TIMING"),
+    reason="a timing ratio, noisy on shared machines: opt in with DIVERGE_FRAMES_TIMING=1",
+)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_time_is_linear(frames: ModuleType, shape: str) -> None:
     """Per-byte cost at 8 times the size that takes ~5 ms is within 3x of the cost at
