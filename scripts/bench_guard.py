@@ -49,56 +49,100 @@ def checks(result: dict[str, Any], max_floor: float, max_floor_case: float) -> l
         faster = {r["case"]: r["over_compiled"]["python"] for r in rows}
         floor = {r["case"]: r["to_floor"]["compiled"] for r in rows}
         slowest = min(faster, key=faster.__getitem__)
-        out.append({"check": "compiled faster than pure Python on every small frame "
-                             "(python/compiled > 1)",
-                    "op": op, "value": faster[slowest], "worst_case": slowest, "limit": 1.0,
-                    "ok": faster[slowest] > 1.0, "detail": faster})
+        out.append(
+            {
+                "check": "compiled faster than pure Python on every small frame "
+                "(python/compiled > 1)",
+                "op": op,
+                "value": faster[slowest],
+                "worst_case": slowest,
+                "limit": 1.0,
+                "ok": faster[slowest] > 1.0,
+                "detail": faster,
+            }
+        )
         gmean = math.exp(sum(math.log(v) for v in floor.values()) / len(floor))
-        out.append({"check": f"compiled/msgspec-alone over the small frames (geometric mean)"
-                             f" <= {max_floor}",
-                    "op": op, "value": gmean, "worst_case": None, "limit": max_floor,
-                    "ok": gmean <= max_floor, "detail": floor})
+        out.append(
+            {
+                "check": f"compiled/msgspec-alone over the small frames (geometric mean)"
+                f" <= {max_floor}",
+                "op": op,
+                "value": gmean,
+                "worst_case": None,
+                "limit": max_floor,
+                "ok": gmean <= max_floor,
+                "detail": floor,
+            }
+        )
         worst = max(floor, key=floor.__getitem__)
-        out.append({"check": f"compiled/msgspec-alone on every small frame <= {max_floor_case}",
-                    "op": op, "value": floor[worst], "worst_case": worst,
-                    "limit": max_floor_case, "ok": floor[worst] <= max_floor_case,
-                    "detail": floor})
+        out.append(
+            {
+                "check": f"compiled/msgspec-alone on every small frame <= {max_floor_case}",
+                "op": op,
+                "value": floor[worst],
+                "worst_case": worst,
+                "limit": max_floor_case,
+                "ok": floor[worst] <= max_floor_case,
+                "detail": floor,
+            }
+        )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=41, help="interleaved rounds (41)")
-    parser.add_argument("--max-floor", type=float, default=1.5,
-                        help="limit on the geometric mean of compiled/msgspec (1.5)")
-    parser.add_argument("--max-floor-case", type=float, default=2.0,
-                        help="limit on compiled/msgspec for any one frame (2.0)")
-    parser.add_argument("--results-dir", type=Path, default=RESULTS,
-                        help="where to write the JSON (benchmarks/results)")
+    parser.add_argument(
+        "--max-floor",
+        type=float,
+        default=1.5,
+        help="limit on the geometric mean of compiled/msgspec (1.5)",
+    )
+    parser.add_argument(
+        "--max-floor-case",
+        type=float,
+        default=2.0,
+        help="limit on compiled/msgspec for any one frame (2.0)",
+    )
+    parser.add_argument(
+        "--results-dir",
+        type=Path,
+        default=RESULTS,
+        help="where to write the JSON (benchmarks/results)",
+    )
     parser.add_argument("--no-save", action="store_true", help="do not write the JSON")
     args = parser.parse_args(argv)
 
-    if _bench._frames_c is None:
-        print("bench_guard: FAIL: the compiled extension diverge_frames._frames_c is not "
-              "built", file=sys.stderr)
+    if not _bench.HAS_COMPILED:
+        print(
+            "bench_guard: FAIL: the compiled extension diverge_frames._frames_c is not built",
+            file=sys.stderr,
+        )
         return 1
-    result = _bench.run(rounds=args.rounds, target_s=0.001, only={"compiled", "python"},
-                        max_frame=_bench.SMALL_LIMIT)
+    result = _bench.run(
+        rounds=args.rounds,
+        target_s=0.001,
+        only={"compiled", "python"},
+        max_frame=_bench.SMALL_LIMIT,
+    )
     result["guard"] = checks(result, args.max_floor, args.max_floor_case)
     ok = all(c["ok"] for c in result["guard"])
     result["guard_ok"] = ok
 
-    print(f"bench_guard: {len(result['rows']) // 2} small frames, {args.rounds} interleaved"
-          f" rounds, {result['config']['elapsed_s']} s, load average "
-          f"{result['machine']['loadavg_before']}")
+    print(
+        f"bench_guard: {len(result['rows']) // 2} small frames, {args.rounds} interleaved"
+        f" rounds, {result['config']['elapsed_s']} s, load average "
+        f"{result['machine']['loadavg_before']}"
+    )
     for row in result["rows"]:
-        print(f"  {row['case']:>15} {row['op']}: compiled/msgspec "
-              f"{row['to_floor']['compiled']:.2f}x, python/compiled "
-              f"{row['over_compiled']['python']:.2f}x")
+        print(
+            f"  {row['case']:>15} {row['op']}: compiled/msgspec "
+            f"{row['to_floor']['compiled']:.2f}x, python/compiled "
+            f"{row['over_compiled']['python']:.2f}x"
+        )
     for c in result["guard"]:
         where = f" ({c['worst_case']})" if c["worst_case"] else ""
-        print(f"  [{'ok' if c['ok'] else 'FAIL'}] {c['op']}: {c['check']}: "
-              f"{c['value']:.2f}{where}")
+        print(f"  [{'ok' if c['ok'] else 'FAIL'}] {c['op']}: {c['check']}: {c['value']:.2f}{where}")
     if not args.no_save:
         print(f"bench_guard: results in {_bench.save(result, str(args.results_dir), 'guard')}")
     print(f"bench_guard: {'ok' if ok else 'FAIL'}")

@@ -12,7 +12,8 @@ Eight frames (:func:`cases`), each decoded and encoded by five implementations:
 * ``orjson``    -- ``orjson.loads`` / ``orjson.dumps`` to and from plain dicts, on the body.
 
 The competitors get the body already split from its tag byte, which only flatters them.
-``mcp`` and ``orjson`` are optional: a missing one leaves its column empty.
+``mcp`` (or just ``mcp-types``) and ``orjson`` are optional: a missing one leaves its
+column empty.
 
 Timing is one process, interleaved: every round times every (case, operation,
 implementation) once, in a rotating order, with a loop count calibrated beforehand so
@@ -36,6 +37,8 @@ import argparse
 import base64
 import functools
 import gc
+import importlib
+import importlib.metadata
 import json
 import os
 import platform
@@ -45,8 +48,9 @@ import sys
 import time
 import timeit
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import msgspec
 
@@ -60,7 +64,10 @@ try:
 except ImportError:  # pragma: no cover - pure-Python install
     _frames_c = None  # type: ignore[assignment]
 
-__all__ = ["Case", "cases", "matrix", "run", "memory_check", "evaluate", "main"]
+__all__ = ["HAS_COMPILED", "Case", "cases", "matrix", "run", "memory_check", "evaluate", "main"]
+
+#: Whether the compiled extension (``_frames_c``) imported.
+HAS_COMPILED = _frames_c is not None
 
 #: Column order of the matrix.
 IMPLEMENTATIONS = ("compiled", "python", "msgspec", "mcp-types", "orjson")
@@ -112,7 +119,7 @@ def _blob_body(n_bytes: int, seed: int = 4) -> bytes:
     return head + base64.b64encode(data) + b'"}]}'
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cases() -> tuple[Case, ...]:
     """The eight frames of the issue, built deterministically (and once).
 
@@ -210,19 +217,30 @@ def _floor(case: Case) -> tuple[Op, Op]:
             decoder = msgspec.json.Decoder(t.CustomNotification)
         else:
             decoder = msgspec.json.Decoder(t.TypedNotification)
-    value = _frames_py.decode_notification(case.payload) if case.channel == "notifications" else (
-        _frames_py.decode_read_resource(case.payload)
+    value = (
+        _frames_py.decode_notification(case.payload)
+        if case.channel == "notifications"
+        else (_frames_py.decode_read_resource(case.payload))
     )
     enc = _notification_encoder if case.kind == "notification" else _encoder
     return (decoder.decode, case.body), (enc.encode, value)
 
 
-def _mcp_types(case: Case) -> Optional[tuple[Op, Op]]:
-    """PyPI ``mcp``'s pydantic models; ``None`` when ``mcp`` is not installed."""
+def _mcp_types(case: Case) -> tuple[Op, Op] | None:
+    """PyPI ``mcp``'s pydantic models (``mcp.types``, which re-exports the ``mcp-types``
+    package: either one will do); ``None`` when neither is installed."""
     try:
         import pydantic
-        from mcp import types as m
     except ImportError:
+        return None
+    m: Any = None
+    for name in ("mcp.types", "mcp_types"):
+        try:
+            m = importlib.import_module(name)
+            break
+        except ImportError:
+            continue
+    if m is None:
         return None
     if case.kind == "error":
         validate: Callable[[Any], Any] = m.ErrorData.model_validate_json
@@ -230,7 +248,7 @@ def _mcp_types(case: Case) -> Optional[tuple[Op, Op]]:
         validate = m.ReadResourceResult.model_validate_json
     else:
         adapter = pydantic.TypeAdapter(m.ServerNotification)
-        generic = m.Notification[Optional[dict[str, Any]], str]
+        generic = m.Notification[dict[str, Any] | None, str]
         typed, fallback = adapter.validate_json, generic.model_validate_json
         error = pydantic.ValidationError
 
@@ -244,12 +262,13 @@ def _mcp_types(case: Case) -> Optional[tuple[Op, Op]]:
     model = validate(case.body)
 
     def dump(value: Any) -> str:
-        return value.model_dump_json(by_alias=True, exclude_none=True)
+        out: str = value.model_dump_json(by_alias=True, exclude_none=True)
+        return out
 
     return (validate, case.body), (dump, model)
 
 
-def _orjson(case: Case) -> Optional[tuple[Op, Op]]:
+def _orjson(case: Case) -> tuple[Op, Op] | None:
     try:
         import orjson
     except ImportError:
@@ -259,7 +278,7 @@ def _orjson(case: Case) -> Optional[tuple[Op, Op]]:
 
 def matrix(case: Case) -> dict[str, dict[str, Op]]:
     """``{"decode"|"encode": {implementation: (function, argument)}}`` for one case."""
-    pairs: dict[str, Optional[tuple[Op, Op]]] = {
+    pairs: dict[str, tuple[Op, Op] | None] = {
         "compiled": _ours(_frames_c, case) if _frames_c is not None else None,
         "python": _ours(_frames_py, case),
         "msgspec": _floor(case),
@@ -299,8 +318,13 @@ def _calibrate(timer: timeit.Timer, target_s: float) -> int:
         number *= 10
 
 
-def run(quick: bool = False, rounds: Optional[int] = None, target_s: Optional[float] = None,
-        only: Optional[set[str]] = None, max_frame: Optional[int] = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    rounds: int | None = None,
+    target_s: float | None = None,
+    only: set[str] | None = None,
+    max_frame: int | None = None,
+) -> dict[str, Any]:
     """Time the matrix; return the results as a JSON-able dict.
 
     ``quick``: 25 rounds of ~1 ms measurements instead of 61 of ~2 ms. Many short
@@ -343,7 +367,7 @@ def run(quick: bool = False, rounds: Optional[int] = None, target_s: Optional[fl
     return result
 
 
-def _loadavg() -> Optional[list[float]]:
+def _loadavg() -> list[float] | None:
     """1, 5 and 15 minute load averages (None where the OS has none)."""
     try:
         return [round(x, 2) for x in os.getloadavg()]
@@ -353,41 +377,65 @@ def _loadavg() -> Optional[list[float]]:
 
 def _median_ratio(a: _Cell, b: _Cell) -> float:
     """Median over rounds of a's time / b's time in the same round."""
-    return statistics.median(x / y for x, y in zip(a.samples, b.samples))
+    return statistics.median(x / y for x, y in zip(a.samples, b.samples, strict=True))
 
 
-def _summarise(cells: list[_Cell], rounds: int, target_s: float, quick: bool,
-               elapsed: float) -> dict[str, Any]:
+def _summarise(
+    cells: list[_Cell], rounds: int, target_s: float, quick: bool, elapsed: float
+) -> dict[str, Any]:
     by_key = {(c.case.name, c.op, c.impl): c for c in cells}
     rows = []
     for case in cases():
         for op in ("decode", "encode"):
-            present = {impl: by_key[(case.name, op, impl)] for impl in IMPLEMENTATIONS
-                       if (case.name, op, impl) in by_key}
+            present = {
+                impl: by_key[(case.name, op, impl)]
+                for impl in IMPLEMENTATIONS
+                if (case.name, op, impl) in by_key
+            }
             if not present:
                 continue
             compiled = present.get("compiled")
-            rows.append({
-                "case": case.name,
-                "kind": case.kind,
-                "op": op,
-                "frame_bytes": case.size,
-                "ns": {impl: statistics.median(c.samples) for impl, c in present.items()},
-                "to_floor": {impl: _median_ratio(c, present[FLOOR]) for impl, c in present.items()},
-                "over_compiled": ({impl: _median_ratio(c, compiled) for impl, c in present.items()}
-                                  if compiled is not None else {}),
-                "loops": {impl: c.number for impl, c in present.items()},
-                "samples": {impl: [round(x, 1) for x in c.samples] for impl, c in present.items()},
-            })
+            rows.append(
+                {
+                    "case": case.name,
+                    "kind": case.kind,
+                    "op": op,
+                    "frame_bytes": case.size,
+                    "ns": {impl: statistics.median(c.samples) for impl, c in present.items()},
+                    "to_floor": {
+                        impl: _median_ratio(c, present[FLOOR]) for impl, c in present.items()
+                    },
+                    "over_compiled": (
+                        {impl: _median_ratio(c, compiled) for impl, c in present.items()}
+                        if compiled is not None
+                        else {}
+                    ),
+                    "loops": {impl: c.number for impl, c in present.items()},
+                    "samples": {
+                        impl: [round(x, 1) for x in c.samples] for impl, c in present.items()
+                    },
+                }
+            )
     unknown_vs_known = None
-    if ("unknown_method", "decode", "compiled") in by_key and ("log", "decode", "compiled") in by_key:
-        unknown_vs_known = _median_ratio(by_key[("unknown_method", "decode", "compiled")],
-                                         by_key[("log", "decode", "compiled")])
+    if ("unknown_method", "decode", "compiled") in by_key and (
+        "log",
+        "decode",
+        "compiled",
+    ) in by_key:
+        unknown_vs_known = _median_ratio(
+            by_key[("unknown_method", "decode", "compiled")], by_key[("log", "decode", "compiled")]
+        )
     return {
         "machine": machine(),
-        "config": {"rounds": rounds, "target_s_per_measurement": target_s, "quick": quick,
-                   "floor": FLOOR, "small_limit_bytes": SMALL_LIMIT,
-                   "tiny_limit_bytes": TINY_LIMIT, "elapsed_s": round(elapsed, 2)},
+        "config": {
+            "rounds": rounds,
+            "target_s_per_measurement": target_s,
+            "quick": quick,
+            "floor": FLOOR,
+            "small_limit_bytes": SMALL_LIMIT,
+            "tiny_limit_bytes": TINY_LIMIT,
+            "elapsed_s": round(elapsed, 2),
+        },
         "rows": rows,
         "unknown_vs_known": unknown_vs_known,
     }
@@ -404,14 +452,14 @@ def machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    versions = {"msgspec": msgspec.__version__}
+    versions: dict[str, str | None] = {"msgspec": msgspec.__version__}
     for name in ("orjson", "pydantic", "mcp", "Cython"):
         try:
-            from importlib.metadata import version
-            versions[name] = version(name)
-        except Exception:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
             versions[name] = None
-    from . import __version__, IMPLEMENTATION
+    from . import IMPLEMENTATION, __version__
+
     return {
         "nproc": os.cpu_count(),
         "cpu": cpu,
@@ -433,8 +481,10 @@ def memory_check(blob_mib: int = 64) -> dict[str, Any]:
     ``tracemalloc``; report each path's peak allocation beyond the input, in bytes and
     as a multiple of the blob's length (the decoded ``str`` alone is 1.0x)."""
     blob_len = blob_mib * 1024 * 1024
-    payload = (b'\x00{"contents":[{"uri":"file:///big.bin","mimeType":"application/octet-stream",'
-               b'"blob":"' + b"QUJD" * (blob_len // 4) + b'"}]}')
+    payload = (
+        b'\x00{"contents":[{"uri":"file:///big.bin","mimeType":"application/octet-stream",'
+        b'"blob":"' + b"QUJD" * (blob_len // 4) + b'"}]}'
+    )
     paths: dict[str, Callable[[Any], Any]] = {"python": _frames_py.decode_read_resource}
     if _frames_c is not None:
         paths["compiled"] = _frames_c.decode_read_resource
@@ -461,7 +511,7 @@ def memory_check(blob_mib: int = 64) -> dict[str, Any]:
 # ------------------------------------------------------------------------ targets
 
 
-def evaluate(result: dict[str, Any], memory: Optional[dict[str, Any]] = None) -> list[dict[str, Any]]:
+def evaluate(result: dict[str, Any], memory: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The issue's targets, each ``{"target", "measured", "limit", "met", "worst_case",
     "detail"}``: ``measured`` is the worst case's median ratio, ``detail`` every case's.
 
@@ -471,61 +521,113 @@ def evaluate(result: dict[str, Any], memory: Optional[dict[str, Any]] = None) ->
     rows = result["rows"]
     targets: list[dict[str, Any]] = []
 
-    def add(name: str, values: dict[str, Optional[float]], limit: float, at_most: bool) -> None:
+    def add(name: str, values: dict[str, float | None], limit: float, at_most: bool) -> None:
         known = {k: v for k, v in values.items() if v is not None}
         if not known:
-            targets.append({"target": name, "measured": None, "limit": limit, "met": None,
-                            "worst_case": None, "detail": {}})
+            targets.append(
+                {
+                    "target": name,
+                    "measured": None,
+                    "limit": limit,
+                    "met": None,
+                    "worst_case": None,
+                    "detail": {},
+                }
+            )
             return
         worst_case = (max if at_most else min)(known, key=known.__getitem__)
         worst = known[worst_case]
-        targets.append({"target": name, "measured": worst, "limit": limit,
-                        "met": worst <= limit if at_most else worst >= limit,
-                        "worst_case": worst_case,
-                        "detail": {k: round(v, 3) for k, v in known.items()}})
+        targets.append(
+            {
+                "target": name,
+                "measured": worst,
+                "limit": limit,
+                "met": worst <= limit if at_most else worst >= limit,
+                "worst_case": worst_case,
+                "detail": {k: round(v, 3) for k, v in known.items()},
+            }
+        )
 
-    def to_floor(r: dict[str, Any]) -> Optional[float]:
-        return r["to_floor"].get("compiled")
+    def to_floor(r: dict[str, Any]) -> float | None:
+        value: float | None = r["to_floor"].get("compiled")
+        return value
 
-    def faster(r: dict[str, Any], than: str) -> Optional[float]:
-        return r["over_compiled"].get(than)
+    def faster(r: dict[str, Any], than: str) -> float | None:
+        value: float | None = r["over_compiled"].get(than)
+        return value
 
     decode = [r for r in rows if r["op"] == "decode"]
     encode = [r for r in rows if r["op"] == "encode"]
     small = [r for r in decode if r["frame_bytes"] <= SMALL_LIMIT]
-    add(f"decode: compiled <= 1.15x msgspec-alone, every small case (<= {SMALL_LIMIT} B)",
-        {r["case"]: to_floor(r) for r in small}, 1.15, True)
-    add(f"decode: compiled >= 1.5x faster than pure Python, frames <= {TINY_LIMIT} B",
+    add(
+        f"decode: compiled <= 1.15x msgspec-alone, every small case (<= {SMALL_LIMIT} B)",
+        {r["case"]: to_floor(r) for r in small},
+        1.15,
+        True,
+    )
+    add(
+        f"decode: compiled >= 1.5x faster than pure Python, frames <= {TINY_LIMIT} B",
         {r["case"]: faster(r, "python") for r in decode if r["frame_bytes"] <= TINY_LIMIT},
-        1.5, False)
-    add("decode: compiled >= 20x faster than mcp-types, small notifications",
+        1.5,
+        False,
+    )
+    add(
+        "decode: compiled >= 20x faster than mcp-types, small notifications",
         {r["case"]: faster(r, "mcp-types") for r in small if r["kind"] == "notification"},
-        20, False)
-    add("decode: compiled >= 4x faster than mcp-types, small results",
-        {r["case"]: faster(r, "mcp-types") for r in small if r["kind"] == "result"}, 4, False)
-    add("decode: compiled >= 2.5x faster than mcp-types, errors",
-        {r["case"]: faster(r, "mcp-types") for r in decode if r["kind"] == "error"}, 2.5, False)
-    add("decode: compiled >= 1.5x faster than mcp-types, 1.4 MB blob result",
+        20,
+        False,
+    )
+    add(
+        "decode: compiled >= 4x faster than mcp-types, small results",
+        {r["case"]: faster(r, "mcp-types") for r in small if r["kind"] == "result"},
+        4,
+        False,
+    )
+    add(
+        "decode: compiled >= 2.5x faster than mcp-types, errors",
+        {r["case"]: faster(r, "mcp-types") for r in decode if r["kind"] == "error"},
+        2.5,
+        False,
+    )
+    add(
+        "decode: compiled >= 1.5x faster than mcp-types, 1.4 MB blob result",
         {r["case"]: faster(r, "mcp-types") for r in decode if r["case"] == "blob_1.4MB"},
-        1.5, False)
-    add("decode: unknown-method notification <= 2.5x a known one (log), compiled",
-        {"unknown_method/log": result.get("unknown_vs_known")}, 2.5, True)
-    add("encode: compiled <= 1.2x msgspec-alone, every case",
-        {r["case"]: to_floor(r) for r in encode}, 1.2, True)
-    add("encode: compiled >= 5x faster than mcp-types model_dump_json, every case",
-        {r["case"]: faster(r, "mcp-types") for r in encode}, 5, False)
+        1.5,
+        False,
+    )
+    add(
+        "decode: unknown-method notification <= 2.5x a known one (log), compiled",
+        {"unknown_method/log": result.get("unknown_vs_known")},
+        2.5,
+        True,
+    )
+    add(
+        "encode: compiled <= 1.2x msgspec-alone, every case",
+        {r["case"]: to_floor(r) for r in encode},
+        1.2,
+        True,
+    )
+    add(
+        "encode: compiled >= 5x faster than mcp-types model_dump_json, every case",
+        {r["case"]: faster(r, "mcp-types") for r in encode},
+        5,
+        False,
+    )
     if memory is not None:
-        add(f"memory: decoding a {memory['blob_bytes'] >> 20} MiB blob frame allocates"
+        add(
+            f"memory: decoding a {memory['blob_bytes'] >> 20} MiB blob frame allocates"
             " <= 1.1x the blob beyond the input",
             {name: p["ratio"] for name, p in memory["paths"].items() if name != FLOOR},
-            1.1, True)
+            1.1,
+            True,
+        )
     return targets
 
 
 # ------------------------------------------------------------------------- output
 
 
-def _fmt_ns(ns: Optional[float]) -> str:
+def _fmt_ns(ns: float | None) -> str:
     if ns is None:
         return "-"
     if ns >= 1e6:
@@ -535,7 +637,7 @@ def _fmt_ns(ns: Optional[float]) -> str:
     return f"{ns:.0f} ns"
 
 
-def _fmt_x(ratio: Optional[float], digits: int = 2) -> str:
+def _fmt_x(ratio: float | None, digits: int = 2) -> str:
     return "-" if ratio is None else f"{ratio:.{digits}f}x"
 
 
@@ -543,8 +645,15 @@ def table(result: dict[str, Any]) -> str:
     """The matrix as a Markdown table: time per op of each implementation (median),
     then compiled's time over msgspec-alone's, and how many times faster compiled is
     than pure Python and than mcp-types (medians of per-round ratios)."""
-    head = ["case", "op", "frame B", *IMPLEMENTATIONS,
-            "compiled / msgspec", "python / compiled", "mcp-types / compiled"]
+    head = [
+        "case",
+        "op",
+        "frame B",
+        *IMPLEMENTATIONS,
+        "compiled / msgspec",
+        "python / compiled",
+        "mcp-types / compiled",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
     for r in result["rows"]:
         cells = [r["case"], r["op"], str(r["frame_bytes"])]
@@ -564,8 +673,10 @@ def target_lines(targets: list[dict[str, Any]]) -> str:
             out.append(f"- [n/a]    {tg['target']}: not measured")
             continue
         mark = "MET" if tg["met"] else "MISSED"
-        out.append(f"- [{mark:6}] {tg['target']}: worst {tg['measured']:.3g}"
-                   f" ({tg['worst_case']}), limit {tg['limit']:g}")
+        out.append(
+            f"- [{mark:6}] {tg['target']}: worst {tg['measured']:.3g}"
+            f" ({tg['worst_case']}), limit {tg['limit']:g}"
+        )
     return "\n".join(out)
 
 
@@ -597,7 +708,7 @@ def save(result: dict[str, Any], directory: str, label: str) -> str:
     return path
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """``python -m diverge_frames bench [--json] [--quick] [--no-memory] [--save DIR]``.
 
     Prints the machine, the matrix (ns per op; ratios to msgspec-alone, to pure Python
@@ -608,13 +719,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m diverge_frames bench",
         description="Time decode and encode of eight frames: compiled, pure Python, "
-                    "msgspec alone (the floor), mcp-types (pydantic) and orjson.")
+        "msgspec alone (the floor), mcp-types (pydantic) and orjson.",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quick", action="store_true", help="25 rounds of 1 ms, not 61 of 2 ms")
-    parser.add_argument("--no-memory", action="store_true",
-                        help="skip the 64 MiB tracemalloc check")
-    parser.add_argument("--save", metavar="DIR",
-                        help="also write the JSON to DIR/<UTC time>-bench.json")
+    parser.add_argument(
+        "--no-memory", action="store_true", help="skip the 64 MiB tracemalloc check"
+    )
+    parser.add_argument(
+        "--save", metavar="DIR", help="also write the JSON to DIR/<UTC time>-bench.json"
+    )
     args = parser.parse_args(argv)
     result = report(quick=args.quick, memory=not args.no_memory)
     if args.save:
@@ -625,12 +739,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stdout.write("\n")
         return 0
     m, c = result["machine"], result["config"]
-    print(f"diverge-frames {m['diverge_frames']} ({m['default_path']}): {m['cpu']}, "
-          f"nproc {m['nproc']}, Python {m['python']}, msgspec {m['versions']['msgspec']}, "
-          f"mcp {m['versions']['mcp']}, pydantic {m['versions']['pydantic']}, "
-          f"orjson {m['versions']['orjson']}")
-    print(f"{c['rounds']} interleaved rounds in one process, {c['elapsed_s']} s; times are "
-          "medians, ratios medians of per-round ratios\n")
+    print(
+        f"diverge-frames {m['diverge_frames']} ({m['default_path']}): {m['cpu']}, "
+        f"nproc {m['nproc']}, Python {m['python']}, msgspec {m['versions']['msgspec']}, "
+        f"mcp {m['versions']['mcp']}, pydantic {m['versions']['pydantic']}, "
+        f"orjson {m['versions']['orjson']}"
+    )
+    print(
+        f"{c['rounds']} interleaved rounds in one process, {c['elapsed_s']} s; times are "
+        "medians, ratios medians of per-round ratios\n"
+    )
     print(table(result))
     if result["memory"]:
         print()
