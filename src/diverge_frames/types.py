@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
-from msgspec import UNSET, Meta, Struct, UnsetType, field
+from msgspec import UNSET, Meta, Raw, Struct, UnsetType, field
 
 __all__ = [
     "I32",
@@ -120,8 +120,8 @@ class CancelledNotificationParam(_Wire, kw_only=True):
     """
 
     meta: _Meta = field(default=None, name="_meta")
-    request_id: RequestId | None = None
     reason: str | None = None
+    request_id: RequestId | None = None
 
 
 class ProgressNotificationParam(_Wire, kw_only=True):
@@ -132,10 +132,10 @@ class ProgressNotificationParam(_Wire, kw_only=True):
     """
 
     meta: _Meta = field(default=None, name="_meta")
-    progress_token: ProgressToken
-    progress: float
-    total: float | None = None
     message: str | None = None
+    progress: float
+    progress_token: ProgressToken
+    total: float | None = None
 
 
 class LoggingMessageNotificationParam(_Wire, kw_only=True):
@@ -145,9 +145,9 @@ class LoggingMessageNotificationParam(_Wire, kw_only=True):
     """
 
     meta: _Meta = field(default=None, name="_meta")
+    data: Any
     level: LoggingLevel
     logger: str | None = None
-    data: Any
 
 
 class ResourceUpdatedNotificationParam(_Wire, kw_only=True):
@@ -160,10 +160,10 @@ class ResourceUpdatedNotificationParam(_Wire, kw_only=True):
 class SubscriptionFilter(_Wire, kw_only=True):
     """MCP ``SubscriptionFilter`` (spec 2026-07-28, SEP-2575); rmcp ``SubscriptionFilter``."""
 
-    tools_list_changed: bool | None = None
     prompts_list_changed: bool | None = None
-    resources_list_changed: bool | None = None
     resource_subscriptions: list[str] | None = None
+    resources_list_changed: bool | None = None
+    tools_list_changed: bool | None = None
 
 
 class SubscriptionsAcknowledgedNotificationParams(_Wire, kw_only=True):
@@ -183,16 +183,16 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
     """
 
     meta: _Meta = field(default=None, name="_meta")
-    task_id: str
+    created_at: str
+    error: dict[str, Any] | None = None
+    input_requests: dict[str, Any] | None = None
+    last_updated_at: str
+    poll_interval_ms: U64 | None = None
+    result: dict[str, Any] | None = None
     status: TaskStatus
     status_message: str | None = None
-    created_at: str
-    last_updated_at: str
+    task_id: str
     ttl_ms: U64 | UnsetType | None = UNSET
-    poll_interval_ms: U64 | None = None
-    input_requests: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
 
     _PAYLOAD: ClassVar[dict[str, str]] = {
         "input_required": "input_requests",
@@ -482,9 +482,35 @@ class _ReadResourceResultWire(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
-class _CustomNotificationWire(Struct):
-    method: str
-    params: dict[str, Any] | None = None
+class _TextReadResourceResultWire(_Wire, kw_only=True):
+    """A ``ReadResourceResult`` whose every item is text: decodes each item straight to
+    the public :class:`TextResourceContents` (the compiled path tries it first when the
+    body has no ``"blob"`` key)."""
+
+    result_type: str | None = None
+    ttl_ms: I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[TextResourceContents]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class _RawBlobContentsWire(_Wire, kw_only=True):
+    """``_ResourceContentsWire`` with ``blob`` kept as raw JSON (a view into the input),
+    so that the compiled path can tell which item a long blob it took out belongs to."""
+
+    uri: str
+    mime_type: str | None = None
+    text: Any = UNSET
+    blob: Raw | UnsetType = UNSET
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class _RawBlobReadResourceResultWire(_Wire, kw_only=True):
+    result_type: str | None = None
+    ttl_ms: I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[_RawBlobContentsWire]
+    meta: _Meta = field(default=None, name="_meta")
 
 
 del msgspec
