@@ -3,7 +3,12 @@
 notification becomes a payload on an in-process stream of length-prefixed frames, read
 back by ``aio.notifications``; each ``resources/read`` answer rides its own one-shot
 channel to ``aio.read_resource``."""
-import asyncio, itertools, json, struct, sys
+
+import asyncio
+import itertools
+import json
+import struct
+import sys
 from contextlib import aclosing
 
 from diverge_frames import aio, notifications, read_resource
@@ -53,7 +58,7 @@ async def main(argv: list[str], tool: str, args: dict) -> None:
     proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     await request("logging/setLevel", {"level": "debug"})
     await request("tools/call", {"name": tool, "arguments": args, "_meta": {"progressToken": 1}})
-    for res in (await request("resources/list"))["result"]["resources"][:2] + [{"uri": "nope://x"}]:
+    for res in [*(await request("resources/list"))["result"]["resources"][:2], {"uri": "nope://x"}]:
         answer, one = await request("resources/read", {"uri": res["uri"]}), asyncio.StreamReader()
         tag, body = (b"\x01", answer["error"]) if "error" in answer else (b"\x00", answer["result"])
         send(one, read_resource.encode(read_resource.decode(tag + json.dumps(body).encode())))

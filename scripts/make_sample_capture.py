@@ -88,7 +88,7 @@ def records() -> Iterator[Record]:
         yield capture.finish(cid, "read-resource")
 
     cid = next(ids)
-    for payload in firsts[:3] + [first_error]:
+    for payload in [*firsts[:3], first_error]:
         yield capture.response(cid, "notifications", payload)
     yield capture.finish(cid, "notifications")
 

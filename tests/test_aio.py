@@ -32,7 +32,9 @@ class Source:
     (``hang=True``) so that a consumer can be cancelled while it waits.
     """
 
-    def __init__(self, payloads: list[Any], *, fail: BaseException | None = None, hang: bool = False):
+    def __init__(
+        self, payloads: list[Any], *, fail: BaseException | None = None, hang: bool = False
+    ):
         self.payloads = payloads
         self.fail = fail
         self.hang = hang
@@ -59,7 +61,9 @@ async def _collect(source: Source, frames) -> list[Any]:
     by asyncio.run's own clean-up of generators)."""
     out = []
     try:
-        async with aclosing(aio.notifications(source(), decode=frames.decode_notification)) as stream:
+        async with aclosing(
+            aio.notifications(source(), decode=frames.decode_notification)
+        ) as stream:
             async for value in stream:
                 out.append(value)
     finally:
@@ -139,11 +143,15 @@ def test_break_closes_the_source(frames) -> None:
     source = Source(NOTIFICATIONS, hang=True)
 
     async def main() -> Any:
-        async with aclosing(aio.notifications(source(), decode=frames.decode_notification)) as stream:
+        async with aclosing(
+            aio.notifications(source(), decode=frames.decode_notification)
+        ) as stream:
+            got = []
             async for value in stream:
+                got.append(value)
                 break
         assert source.closed  # before asyncio.run's own clean-up of generators
-        return value
+        return got[0]
 
     assert asyncio.run(main()) == frames.decode_notification(NOTIFICATIONS[0])
     assert source.sent == 1
@@ -154,7 +162,9 @@ def test_cancel_while_waiting_closes_the_source(frames) -> None:
     got: list[Any] = []
 
     async def consume() -> None:
-        async with aclosing(aio.notifications(source(), decode=frames.decode_notification)) as stream:
+        async with aclosing(
+            aio.notifications(source(), decode=frames.decode_notification)
+        ) as stream:
             async for value in stream:
                 got.append(value)
 
@@ -176,7 +186,9 @@ def test_cancel_in_the_loop_body_closes_the_source(frames) -> None:
     in_body = asyncio.Event()
 
     async def consume() -> None:
-        async with aclosing(aio.notifications(source(), decode=frames.decode_notification)) as stream:
+        async with aclosing(
+            aio.notifications(source(), decode=frames.decode_notification)
+        ) as stream:
             async for _ in stream:
                 in_body.set()
                 await asyncio.Event().wait()
@@ -221,7 +233,12 @@ def test_plain_async_iterable_source(frames) -> None:
                 raise StopAsyncIteration from None
 
     async def main() -> list[Any]:
-        return [v async for v in aio.notifications(Payloads(NOTIFICATIONS[:4]), decode=frames.decode_notification)]
+        return [
+            v
+            async for v in aio.notifications(
+                Payloads(NOTIFICATIONS[:4]), decode=frames.decode_notification
+            )
+        ]
 
     assert asyncio.run(main()) == [frames.decode_notification(p) for p in NOTIFICATIONS[:4]]
 

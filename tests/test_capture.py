@@ -124,10 +124,14 @@ BAD = {
 def test_bad_line_names_its_line(case: str) -> None:
     bad, reason = BAD[case]
     lines = [GOOD, b"\n", bad, GOOD]
-    seen = []
-    with pytest.raises(CaptureError) as info:
+    seen: list[int] = []
+
+    def read_all() -> None:
         for number, _ in read_capture(lines):
             seen.append(number)
+
+    with pytest.raises(CaptureError) as info:
+        read_all()
     assert seen == [1], "the records before the bad line are yielded first"
     assert info.value.line == 3
     assert reason in info.value.reason

@@ -264,7 +264,9 @@ def _check_sequence(channel, steps, response: bytes) -> None:
                 responses += 1
                 errored = step == "error"
                 answered = one_shot and step == "response"
-                assert isinstance(event, Error if errored else (Result if one_shot else Notification))
+                assert isinstance(
+                    event, Error if errored else (Result if one_shot else Notification)
+                )
             if forbidden or step == "bad":
                 assert channel.state is before
         else:
@@ -287,7 +289,9 @@ def _check_sequence(channel, steps, response: bytes) -> None:
 @pytest.mark.parametrize("length", range(1, 6))
 def test_every_sequence(frames, length: int) -> None:
     for steps in itertools.product(STEPS, repeat=length):
-        _check_sequence(NotificationChannel(decode=frames.decode_notification), steps, NOTIFICATIONS[0])
+        _check_sequence(
+            NotificationChannel(decode=frames.decode_notification), steps, NOTIFICATIONS[0]
+        )
         _check_sequence(OneShotChannel(decode=frames.decode_read_resource), steps, RESULTS[0])
 
 
@@ -296,5 +300,6 @@ def test_sequence_error_is_a_frame_error() -> None:
     ch.finish()
     with pytest.raises(FrameError):
         ch.finish()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="after") as info:
         ch.receive(NOTIFICATIONS[0])
+    assert isinstance(info.value, SequenceError)

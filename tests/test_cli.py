@@ -259,7 +259,7 @@ def test_corpus_round_trips_through_the_cli(
         marked = b'{"error":' + body + b"}"
         capture_bytes += encode(capsysbinary, tmp_path, "read-resource", [marked], f"e{n}")
         capture_bytes += encode(
-            capsysbinary, tmp_path, "notifications", notes[:2] + [marked], f"ne{n}"
+            capsysbinary, tmp_path, "notifications", [*notes[:2], marked], f"ne{n}"
         )
         error = cli_frames.decode_read_resource(b"\x01" + body)
         assert error == cli_frames.decode_notification(b"\x01" + body)
@@ -343,8 +343,10 @@ def test_encode_stdin_process() -> None:
     back = run_process("decode", "-", stdin=proc.stdout)
     assert (back.returncode, back.stderr) == (0, b"")
     assert back.stdout.splitlines() == [
-        b'{"channel":"1","kind":"read-resource","tag":1,"type":"ErrorData",'
-        b'"value":{"code":-32002,"message":"Resource not found"}}',
+        (
+            b'{"channel":"1","kind":"read-resource","tag":1,"type":"ErrorData",'
+            b'"value":{"code":-32002,"message":"Resource not found"}}'
+        ),
         b'{"channel":"1","kind":"read-resource","event":"finished"}',
     ]
 

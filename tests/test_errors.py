@@ -291,10 +291,14 @@ def test_bytearray_can_be_resized_while_handling_the_error(
     """A caller that reuses its receive buffer clears it in the ``except`` block; the
     error (alive there, with its traceback) must not keep the buffer exported."""
     buffer = bytearray(payload)
-    with pytest.raises(FrameError):
+
+    def decode_then_reuse() -> None:
         try:
             _decode(frames, channel)(buffer)
         except FrameError:
             buffer.extend(b"more")  # BufferError if the payload is still exported
             buffer.clear()
             raise
+
+    with pytest.raises(FrameError):
+        decode_then_reuse()

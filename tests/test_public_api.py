@@ -48,7 +48,7 @@ def _run(env_value: str | None) -> str:
 
 def test_implementation_is_the_compiled_one_when_built() -> None:
     expected = "python" if _frames_c is None or _impl.NO_EXTENSIONS else "cython"
-    assert diverge_frames.IMPLEMENTATION == expected
+    assert expected == diverge_frames.IMPLEMENTATION
     assert _impl.frames is (_frames_py if expected == "python" else _frames_c)
 
 

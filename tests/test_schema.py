@@ -361,8 +361,9 @@ def test_2026_members_are_written_by_their_wire_names(frames: Any) -> None:
 
 # ------------------------------------------------------------------------- errors
 
-REAL_ERRORS = _lines("*/errors.jsonl") + [
-    (DATA / "edge-cases" / "16-error-data-null.json").read_bytes().rstrip(b"\n")
+REAL_ERRORS = [
+    *_lines("*/errors.jsonl"),
+    (DATA / "edge-cases" / "16-error-data-null.json").read_bytes().rstrip(b"\n"),
 ]
 CONSTRUCTED_ERRORS = [
     types.ErrorData(-(2**31), "min", [1, "two", None]),

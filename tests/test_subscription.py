@@ -140,6 +140,6 @@ def test_a_proxy_life() -> None:
 @pytest.mark.parametrize("kind", [4, 5, -1, True, 1.0, "0", None])
 def test_exchange_kind_must_be_0_to_3(kind: object) -> None:
     sub = NotificationSubscription()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="kind"):
         sub.exchange_done(kind)  # type: ignore[arg-type]
     assert sub.state is SubscriptionState.BEFORE_FIRST_EXCHANGE

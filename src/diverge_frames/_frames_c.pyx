@@ -406,7 +406,8 @@ cdef object _text_result(object value):
     """An all-text ``_TextReadResourceResultWire`` as the public ReadResourceResult
     (rmcp's ``ttlMs`` clamp to 0)."""
     ttl_ms = value.ttl_ms
-    if ttl_ms is None and value.result_type is None and value.cache_scope is None and value.meta is None:
+    if (ttl_ms is None and value.result_type is None and value.cache_scope is None
+            and value.meta is None):
         return _Result(contents=value.contents)
     if ttl_ms is not None and ttl_ms < 0:
         ttl_ms = 0
@@ -513,7 +514,9 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
     contents = []
     for item in wire.contents:
         if type(item.text) is str:
-            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta))
+            contents.append(
+                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
+            )
             continue
         raw = item.blob
         if type(raw) is not _Raw:

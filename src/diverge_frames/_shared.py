@@ -662,7 +662,12 @@ _RMCP_TYPED: dict[str, tuple[str, ...]] = {
 }
 #: rmcp's ``SubscriptionFilter`` members in its declaration order (an array form maps
 #: onto them in this order); ``types.SubscriptionFilter`` declares them sorted.
-_FILTER = ("toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
+_FILTER = (
+    "toolsListChanged",
+    "promptsListChanged",
+    "resourcesListChanged",
+    "resourceSubscriptions",
+)
 _RESULT = ("resultType", "ttlMs", "cacheScope", "contents", "_meta")
 _ERROR = ("code", "message", "data")
 _ABSENT = object()

@@ -82,14 +82,27 @@ def everything_server(cache: pytest.Cache | None) -> ServerSpec:
         root = Path(cache.mkdir(name))
     else:  # pytest -p no:cacheprovider
         root = Path(tempfile.gettempdir()) / "diverge-frames-e2e" / name
-    entry = root / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    entry = (
+        root / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    )
     if not entry.exists():
         package = f"@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}"
         try:
             subprocess.run(
-                [npm, "install", "--prefix", str(root), "--no-save", "--no-audit", "--no-fund",
-                 "--loglevel=error", package],
-                check=True, capture_output=True, timeout=240,
+                [
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(root),
+                    "--no-save",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    package,
+                ],
+                check=True,
+                capture_output=True,
+                timeout=240,
             )
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
             pytest.skip(f"could not install {package} with npm: {exc}")
@@ -101,10 +114,17 @@ def everything_server(cache: pytest.Cache | None) -> ServerSpec:
         progress_steps=3,
         reads=["demo://resource/dynamic/text/1", "demo://resource/dynamic/blob/2"],
         bad_reads=[{"uri": "demo://nope"}, {}],
-        methods={"notifications/progress", "notifications/message", "notifications/resources/updated"},
+        methods={
+            "notifications/progress",
+            "notifications/message",
+            "notifications/resources/updated",
+        },
         # Each starts a 5 s timer that sends one message at once; the second call stops it.
-        extra_calls=[{"name": "toggle-simulated-logging", "arguments": {}},
-                     {"name": "toggle-subscriber-updates", "arguments": {}}] * 2,
+        extra_calls=[
+            {"name": "toggle-simulated-logging", "arguments": {}},
+            {"name": "toggle-subscriber-updates", "arguments": {}},
+        ]
+        * 2,
     )
 
 

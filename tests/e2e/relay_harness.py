@@ -65,8 +65,9 @@ class LineClient:
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> LineClient:
-        self._stderr = open(self.stderr_path, "wb")
+    async def __aenter__(self) -> LineClient:  # noqa: PYI034 (no typing.Self on 3.10)
+        # Opened here, closed in __aexit__: the server's stderr for the whole session.
+        self._stderr = open(self.stderr_path, "wb")  # noqa: ASYNC230, SIM115
         self.proc = await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,
@@ -103,8 +104,13 @@ class LineClient:
                 self.notifications.append(line)
                 self.on_notification(line)
             elif envelope.method is not None:  # a request from the server: refuse it
-                await self._send({"jsonrpc": "2.0", "id": envelope.id,
-                                  "error": {"code": -32601, "message": "Method not found"}})
+                await self._send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": envelope.id,
+                        "error": {"code": -32601, "message": "Method not found"},
+                    }
+                )
             elif (future := self._pending.pop(envelope.id, None)) is not None:
                 future.set_result(Response(line, envelope))
         for future in self._pending.values():

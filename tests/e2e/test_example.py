@@ -12,7 +12,9 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "relay.py"
 
 def test_example_relay(server) -> None:
     argv = [sys.executable, str(EXAMPLE), server.work["name"], json.dumps(server.work["arguments"])]
-    done = subprocess.run([*argv, *server.argv], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [*argv, *server.argv], capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     progress = [line for line in lines if line.startswith("notification notifications/progress ")]

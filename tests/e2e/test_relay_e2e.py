@@ -84,7 +84,9 @@ async def _relay_read(client: LineClient, frames, params: dict[str, Any]):
     """One resources/read, relayed on its own one-shot channel. Returns the response,
     the value decoded directly from it, the payload sent and what came out."""
     response = await client.request("resources/read", params)
-    direct = frames.decode_read_resource((b"\x01" if response.is_error else b"\x00") + response.body)
+    direct = frames.decode_read_resource(
+        (b"\x01" if response.is_error else b"\x00") + response.body
+    )
     payload = frames.encode_read_resource(direct)
     pipe = FramePipe()
     pipe.write(payload)
@@ -104,11 +106,14 @@ async def _scenario(server, frames, ending: str, tmp_path: Path) -> None:
     async with LineClient(server.argv, relay, tmp_path / "stderr.log") as client:
         consumer = asyncio.create_task(_consume(relay.pipe, frames, got))
 
-        init = await client.request("initialize", {
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "diverge-frames-e2e", "version": "0"},
-        })
+        init = await client.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "diverge-frames-e2e", "version": "0"},
+            },
+        )
         assert not init.is_error, init.line
         await client.notify("notifications/initialized")
         for method, params in [
@@ -127,7 +132,9 @@ async def _scenario(server, frames, ending: str, tmp_path: Path) -> None:
         assert failed.is_error
 
         await client.request("ping")
-        await _wait_for(lambda: server.methods <= relay.methods(), f"notifications {server.methods}")
+        await _wait_for(
+            lambda: server.methods <= relay.methods(), f"notifications {server.methods}"
+        )
 
         # End the notification channel.
         relay.ended = True
@@ -139,7 +146,9 @@ async def _scenario(server, frames, ending: str, tmp_path: Path) -> None:
             relay.pipe.abort(relay.relayed[-1][2])
         else:
             relay.pipe.finish()
-        outcome = (await asyncio.wait_for(asyncio.gather(consumer, return_exceptions=True), TIMEOUT))[0]
+        outcome = (
+            await asyncio.wait_for(asyncio.gather(consumer, return_exceptions=True), TIMEOUT)
+        )[0]
         notification_lines = list(client.notifications)
 
     # How the notification channel ended.
@@ -156,7 +165,7 @@ async def _scenario(server, frames, ending: str, tmp_path: Path) -> None:
     assert len(relay.relayed) + len(relay.late) == len(notification_lines)
     assert [line for line, _, _ in relay.relayed] == notification_lines[: len(relay.relayed)]
     assert got == [direct for _, direct, _ in relay.relayed]
-    for (line, direct, payload), value in zip(relay.relayed, got):
+    for (line, direct, payload), value in zip(relay.relayed, got, strict=True):
         assert frames.encode_notification(value) == frames.encode_notification(direct) == payload
         assert payload[0] == 0
         assert json.loads(payload[1:]) == _server_json(line)

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 
 warnings.simplefilter("ignore")  # the SDK's deprecation warnings for logging
 
-TEXT = {"mem://text/greeting": "héllo wörld ✓\nsecond line \"quoted\" \\ tab\t"}
+TEXT = {"mem://text/greeting": 'héllo wörld ✓\nsecond line "quoted" \\ tab\t'}
 BLOB = {"mem://blob/bytes": bytes(range(256))}
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 subscribed: set[str] = set()
@@ -70,7 +70,9 @@ async def read_resource(ctx, params) -> types.ReadResourceResult:
         contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=TEXT[uri])]
     elif uri in BLOB:
         blob = base64.b64encode(BLOB[uri]).decode()
-        contents = [types.BlobResourceContents(uri=uri, mime_type="application/octet-stream", blob=blob)]
+        contents = [
+            types.BlobResourceContents(uri=uri, mime_type="application/octet-stream", blob=blob)
+        ]
     else:
         raise MCPError(-32002, "Resource not found", {"uri": uri})
     return types.ReadResourceResult(contents=contents)
