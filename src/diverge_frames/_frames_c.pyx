@@ -13,7 +13,10 @@ errors. What only the compiled path does, all for speed and none visible:
 * a read-resource body without a ``"blob"`` key is decoded straight to the public types;
 * in a large read-resource body each long plain ``"blob":"..."`` string is built into a
   ``str`` directly and cut out before msgspec (and ``_unusual``) see the rest
-  (``_spliced_result``);
+  (``_spliced_result``); a blob whose end is not in sight is read once, its end looked
+  for while it is copied (``_long_plain_str``);
+* a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
+  mark, then the blob copied in its place as it is checked (``_spliced_encode``);
 * encoding writes the tag byte into msgspec's own output buffer (no second copy).
 
 Whenever one of these meets anything unusual it steps aside and the general path
@@ -50,6 +53,11 @@ cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+    bint PyUnicode_IS_ASCII(object o)
+    PyObject *_new_str "PyUnicode_New"(Py_ssize_t size, Py_UCS4 maxchar) except NULL
+    int PyUnicode_Resize(PyObject **unicode, Py_ssize_t length) except -1
+    void *_str_data "PyUnicode_DATA"(PyObject *o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
@@ -61,6 +69,9 @@ cdef Py_ssize_t _COPY_LIMIT = 16384
 cdef Py_ssize_t _SPLICE_BODY = 65536
 #: Only blob strings at least this long are cut out of the JSON.
 cdef Py_ssize_t _SPLICE_STRING = 4096
+#: How far past a ``"blob":"`` to look for its closing quote before a blob is taken as
+#: long: a long one is copied into an over-allocated str while its end is looked for.
+cdef Py_ssize_t _SPLICE_PROBE = 65536
 #: How far past the start, or the previous blob, to look for the next ``"blob":"``.
 cdef Py_ssize_t _SPLICE_WINDOW = 4096
 
@@ -78,6 +89,9 @@ cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Raw = msgspec.Raw
 cdef object _Text = t.TextResourceContents
+#: What a long blob is replaced with while the rest of a result is encoded: msgspec
+#: writes a Raw as is, and a NUL byte appears nowhere else in its JSON output.
+cdef object _BLOB_MARK = msgspec.Raw(b"\x00")
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
 cdef object _Custom = t.CustomNotification
@@ -432,12 +446,16 @@ cdef Py_ssize_t _find(const char *p, Py_ssize_t start, Py_ssize_t end, const cha
 
 cdef object _plain_str(const char *s, Py_ssize_t m):
     """``s[:m]`` as a str when it is the content of a JSON string with no escape and no
-    control character, in valid UTF-8 (what msgspec would return); else None. One
-    vectorized pass, then one memcpy for ASCII."""
+    control character, in valid UTF-8 (what msgspec would return); else None. For ASCII,
+    one vectorized pass copies the bytes into the new str while it checks them (a blob
+    arriving cold from memory is read once, not twice)."""
     cdef unsigned char bad = 0, high = 0, c
     cdef Py_ssize_t i
+    out = PyUnicode_New(m, 127)
+    cdef unsigned char *d = <unsigned char *>PyUnicode_DATA(out)
     for i in range(m):
         c = <unsigned char>s[i]
+        d[i] = c
         bad |= (c < 0x20) | (c == 0x5C)
         high |= c
     if bad:
@@ -447,9 +465,50 @@ cdef object _plain_str(const char *s, Py_ssize_t m):
             return PyUnicode_DecodeUTF8(s, m, "strict")
         except UnicodeDecodeError:
             return None
-    out = PyUnicode_New(m, 127)
-    memcpy(PyUnicode_DATA(out), s, m)
     return out
+
+
+cdef object _long_plain_str(const char *s, Py_ssize_t avail, Py_ssize_t *length):
+    """Like ``_plain_str`` for a string whose end is not known yet: ``s[:avail]`` is
+    read once, 16 KiB at a time, each block searched for the closing quote (memchr)
+    and then copied into a str allocated ``avail`` long and checked; the str is cut to
+    the length found. ``length[0]``: the content's length, or -1 with no closing
+    quote."""
+    cdef Py_ssize_t at = 0, block, i
+    cdef unsigned char bad = 0, high = 0, c
+    cdef const char *q = NULL
+    cdef PyObject *out = _new_str(avail, 127)
+    cdef unsigned char *d = <unsigned char *>_str_data(out)
+    while at < avail:
+        block = min(16384, avail - at)
+        q = <const char *>memchr(s + at, c'"', block)
+        if q != NULL:
+            block = q - (s + at)
+        for i in range(block):
+            c = <unsigned char>s[at + i]
+            d[at + i] = c
+            bad |= (c < 0x20) | (c == 0x5C)
+            high |= c
+        at += block
+        if q != NULL:
+            break
+    length[0] = at if q != NULL else -1
+    if q == NULL or bad or high & 0x80:
+        Py_DECREF(out)
+        if q != NULL and not bad:
+            try:
+                return PyUnicode_DecodeUTF8(s, at, "strict")
+            except UnicodeDecodeError:
+                return None
+        return None
+    try:
+        PyUnicode_Resize(&out, at)
+    except BaseException:
+        Py_DECREF(out)  # out is still the original str when the resize fails
+        raise
+    result = <object>out
+    Py_DECREF(out)
+    return result
 
 
 cdef object _spliced_result(const char *p, Py_ssize_t n):
@@ -476,15 +535,18 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
         if k < 0:
             break
         v = k + 8
-        q = <const char *>memchr(p + v, c'"', n - v)
-        if q == NULL:
-            return None
-        e = q - p
-        if e - v >= _SPLICE_STRING:
-            s = _plain_str(p + v, e - v)
-            if s is not None:
-                cuts.append((v, e))
-                strs.append(s)
+        q = <const char *>memchr(p + v, c'"', min(n - v, _SPLICE_PROBE))
+        if q != NULL:
+            e = q - p
+            s = _plain_str(p + v, e - v) if e - v >= _SPLICE_STRING else None
+        else:
+            s = _long_plain_str(p + v, n - v, &e)
+            if e < 0:
+                return None  # no closing quote: msgspec words the error
+            e += v
+        if s is not None:
+            cuts.append((v, e))
+            strs.append(s)
         i = e + 1
     if not cuts:
         return None
@@ -624,6 +686,9 @@ def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
     if cls is _Result:
+        out = _spliced_encode(value)
+        if out is not None:
+            return out
         out = _tagged(_encode, value, 0)
     elif cls is _ErrorData:
         out = _tagged(_encode, value, 1)
@@ -634,6 +699,83 @@ def encode_read_resource(value):
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
         return fix_exponents(out)
     return out
+
+
+cdef object _spliced_encode(object value):
+    """The blob fast path on encode: ``b"\\x00"`` + the JSON of a ReadResourceResult
+    holding a long ASCII blob, or None for the general path. msgspec escapes a long
+    string about 2 GB/s; here the result is encoded with each long blob replaced by a
+    one-byte mark, then each blob is copied in place of its mark while it is checked for
+    a byte JSON must escape (any there: None). The bytes are those msgspec would write.
+    """
+    cdef list contents = value.contents
+    cdef list blobs = []
+    cdef list marked = None
+    cdef Py_ssize_t i, k, n, total, at, start, m
+    cdef const char *sk
+    cdef const char *q
+    cdef char *out
+    for i in range(len(contents)):
+        item = contents[i]
+        if type(item) is not _Blob:
+            continue
+        blob = (<object>item).blob
+        if (type(blob) is not str or PyUnicode_GET_LENGTH(blob) < _SPLICE_STRING
+                or not PyUnicode_IS_ASCII(blob)):
+            continue
+        if marked is None:
+            marked = list(contents)
+        marked[i] = copy = item.__copy__()
+        copy.blob = _BLOB_MARK
+        blobs.append(blob)
+    if marked is None:
+        return None
+    shell = value.__copy__()
+    shell.contents = marked
+    skeleton = _encode(shell)
+    sk = PyBytes_AS_STRING(skeleton)
+    n = PyBytes_GET_SIZE(skeleton)
+    if _exponent_candidate(<const unsigned char *>sk, n):
+        return None
+    total = 1 + n
+    for blob in blobs:
+        total += PyUnicode_GET_LENGTH(blob) + 1
+    result = PyBytes_FromStringAndSize(NULL, total)
+    out = PyBytes_AS_STRING(result)
+    out[0] = 0
+    at = 1
+    start = 0
+    for blob in blobs:
+        q = <const char *>memchr(sk + start, 0, n - start)
+        if q == NULL:
+            return None
+        k = q - sk
+        memcpy(out + at, sk + start, k - start)
+        at += k - start
+        out[at] = 34
+        m = PyUnicode_GET_LENGTH(blob)
+        if not _copy_plain(out + at + 1, <const unsigned char *>PyUnicode_DATA(blob), m):
+            return None
+        at += m + 1
+        out[at] = 34
+        at += 1
+        start = k + 1
+    if memchr(sk + start, 0, n - start) != NULL:
+        return None  # a NUL the marks do not explain: let msgspec's output stand
+    memcpy(out + at, sk + start, n - start)
+    return result
+
+
+cdef bint _copy_plain(char *d, const unsigned char *s, Py_ssize_t m) noexcept nogil:
+    """Copy ``s[:m]`` (ASCII) to ``d``; False if a byte needs a JSON escape (a quote, a
+    backslash, a control character). One vectorized pass."""
+    cdef unsigned char bad = 0, c
+    cdef Py_ssize_t i
+    for i in range(m):
+        c = s[i]
+        d[i] = <char>c
+        bad |= (c < 0x20) | (c == 0x22) | (c == 0x5C)
+    return not bad
 
 
 cdef inline uint64_t _equal_bytes(uint64_t word, uint64_t pattern) noexcept nogil:
