@@ -52,19 +52,7 @@ def memory() -> dict[str, Any]:
     return _bench.memory_check(64)
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "compiled",
-        pytest.param(
-            "python",
-            marks=pytest.mark.xfail(
-                reason="2.0x: the pure-Python pre-check (_shared.unusual) decodes the whole"
-                " body to a str for the stdlib JSON scanner (docs/performance.md)",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("path", ["compiled", "python"])
 def test_blob_decode_allocates_about_the_blob(memory: dict[str, Any], path: str) -> None:
     """Decoding a 64 MiB blob frame allocates at most 1.1x the blob beyond the input
     (tracemalloc peak): the body is never copied, only the blob's str is built."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
-from rmcp_cases import HOSTILE, cases
+from rmcp_cases import HOSTILE, LONG_BLOBS, cases
 from rmcp_diff import (
     ORACLE,
     VECTORS,
@@ -79,7 +79,7 @@ def test_live_differential(tmp_path: Path) -> None:
     start = time.perf_counter()
     generated = generate(CASES, SEED)
     assert len(generated) >= CASES * 0.99, f"hypothesis gave {len(generated)} of {CASES} cases"
-    batch = list(corpus_cases()) + HOSTILE + generated
+    batch = list(corpus_cases()) + HOSTILE + LONG_BLOBS + generated
     generated_at = time.perf_counter()
     verdicts = run_oracle(batch)
     oracle_at = time.perf_counter()
