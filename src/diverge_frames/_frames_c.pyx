@@ -17,13 +17,16 @@ errors. What only the compiled path does, all for speed and none visible:
   for while it is copied (``_long_plain_str``);
 * a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
   mark, then the blob copied in its place as it is checked (``_spliced_encode``);
-* encoding writes the tag byte into msgspec's own output buffer (no second copy).
+* a notification, an error or a small result is encoded into a reused scratch
+  ``bytearray`` after the tag byte, then copied once into its ``bytes``; anything else
+  has the tag byte written into msgspec's own output buffer (no second copy).
 
 Whenever one of these meets anything unusual it steps aside and the general path
 (the twin's) decides, errors included.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize,
                             PyBytes_GET_SIZE)
 from cpython.ref cimport PyObject
@@ -59,6 +62,16 @@ cdef extern from "Python.h":
     void *_str_data "PyUnicode_DATA"(PyObject *o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define DIVERGE_FRAMES_GIL_DISABLED 1
+    #else
+    #define DIVERGE_FRAMES_GIL_DISABLED 0
+    #endif
+    """
+    const bint DIVERGE_FRAMES_GIL_DISABLED
+
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
 cdef int _ERROR = 1
@@ -84,6 +97,12 @@ cdef object _any_decoder = msgspec.json.Decoder().decode
 cdef object _error_decoder = msgspec.json.Decoder(t.ErrorData).decode
 cdef object _encode = encoder.encode
 cdef object _encode_notification = notification_encoder.encode
+cdef object _encode_into = encoder.encode_into
+cdef object _encode_notification_into = notification_encoder.encode_into
+#: Where small outputs are encoded (tag byte first) before one copy into their bytes;
+#: None while in use. Kept only while it stays small.
+cdef object _scratch = bytearray(1024)
+cdef Py_ssize_t _SCRATCH_KEEP = 16384
 cdef frozenset _TYPED = frozenset(t.TYPED_NOTIFICATIONS)
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
@@ -640,6 +659,43 @@ cdef object _result(object wire, int tag):
     )
 
 
+cdef object _tagged_into(object encode_into, object encode, object value, char tag):
+    """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
+    ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
+    allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
+    Python code or lets the GIL go, so one scratch buffer serves every thread; without a
+    GIL (free-threaded CPython), or if the buffer is in use, ``_tagged`` does it."""
+    global _scratch
+    buf = _scratch
+    if DIVERGE_FRAMES_GIL_DISABLED or buf is None:
+        return _tagged(encode, value, tag)
+    _scratch = None
+    try:
+        encode_into(value, buf, 1)
+        PyByteArray_AS_STRING(buf)[0] = tag
+        out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
+    finally:
+        _scratch = buf if PyByteArray_GET_SIZE(buf) <= _SCRATCH_KEEP else bytearray(1024)
+    return out
+
+
+cdef bint _small_result(object value):
+    """A few short contents: the scratch buffer is the faster way to encode it (a large
+    output is better left to msgspec's own buffer, grown once and shrunk in place)."""
+    cdef list contents = value.contents
+    cdef Py_ssize_t size = 0
+    if len(contents) > 4:
+        return False
+    for item in contents:
+        s = getattr(item, "text", None)
+        if s is None:
+            s = getattr(item, "blob", None)
+        if type(s) is not str:
+            return False
+        size += PyUnicode_GET_LENGTH(s)
+    return size < 4096
+
+
 cdef object _tagged(object encode, object value, char tag):
     """``tag`` + ``encode(value)``: the tag is written into the encoder's fresh bytes,
     grown in place by one byte, rather than into a second buffer and copy."""
@@ -664,13 +720,13 @@ def encode_notification(value):
     cls = type(value)
     cdef bytes out
     if cls in _TYPED:
-        out = _tagged(_encode_notification, value, 0)
+        out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
     elif cls is _ErrorData:
-        out = _tagged(_encode, value, 1)
+        out = _tagged_into(_encode_into, _encode, value, 1)
     elif cls is _Custom:
         params = value.params
         if type(params) is dict and type(value.method) is str and "_meta" not in params:
-            out = _tagged(_encode, value, 0)  # rmcp's order is then the encoder's own
+            out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order is the encoder's
         else:
             out = _tagged(encode_custom, value, 0)
     else:
@@ -689,9 +745,12 @@ def encode_read_resource(value):
         out = _spliced_encode(value)
         if out is not None:
             return out
-        out = _tagged(_encode, value, 0)
+        if _small_result(value):
+            out = _tagged_into(_encode_into, _encode, value, 0)
+        else:
+            out = _tagged(_encode, value, 0)
     elif cls is _ErrorData:
-        out = _tagged(_encode, value, 1)
+        out = _tagged_into(_encode_into, _encode, value, 1)
     else:
         raise TypeError(
             f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
