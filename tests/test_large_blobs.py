@@ -130,3 +130,24 @@ def test_each_odd_sequence_in_a_long_blob_body(
     else:
         assert got[0] == "value"
         assert got[1].contents[0].blob == expected
+
+
+class _Contents(list):  # type: ignore[type-arg]
+    pass
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [(), None, _Contents(), _Contents([t.BlobResourceContents(uri="u", blob="QUJD" * 2000)])],
+    ids=["tuple", "none", "list-subclass", "list-subclass-long-blob"],
+)
+def test_contents_not_a_list_encodes_as_msgspec_writes_it(frames: Any, contents: Any) -> None:
+    """msgspec Structs do not check types when built: whatever ``contents`` holds is
+    encoded as msgspec writes it, by both twins (found by the attack helper: the
+    compiled fast paths once raised TypeError here)."""
+    value = t.ReadResourceResult(contents=contents)
+    encoded = frames.encode_read_resource(value)
+    assert encoded == _frames_py.encode_read_resource(value)
+    expected = None if contents is None else [{"uri": c.uri, "blob": c.blob} for c in contents]
+    assert encoded[:1] == b"\x00"
+    assert json.loads(encoded[1:]) == {"contents": expected}

@@ -224,6 +224,19 @@ def test_every_buffer_kind_decodes_like_bytes(frames: Any, size: int) -> None:
         assert frames.decode_read_resource(buffer) == expected, buffer
 
 
+@pytest.mark.parametrize("tag", [0, 1])
+def test_one_byte_strided_view_is_a_body_error(frames: Any, tag: int) -> None:
+    """A one-item strided memoryview counts as contiguous, but its empty body slice is
+    not: still a FrameBodyError, as for ``bytes([tag])`` (found by the attack helper:
+    the pure twin raised TypeError)."""
+    view = memoryview(bytes([tag, 0]))[::2]
+    with pytest.raises(FrameBodyError) as strided:
+        frames.decode_read_resource(view)
+    with pytest.raises(FrameBodyError) as plain:
+        frames.decode_read_resource(bytes([tag]))
+    assert str(strided.value) == str(plain.value)
+
+
 def test_value_from_bytearray_survives_mutation(frames: Any) -> None:
     text = "x" * 2000
     buffer = bytearray(b'\x00{"contents":[{"uri":"u","text":"' + text.encode() + b'"}]}')

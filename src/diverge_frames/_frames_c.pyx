@@ -682,9 +682,9 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
 cdef bint _small_result(object value):
     """A few short contents: the scratch buffer is the faster way to encode it (a large
     output is better left to msgspec's own buffer, grown once and shrunk in place)."""
-    cdef list contents = value.contents
+    contents = value.contents
     cdef Py_ssize_t size = 0
-    if len(contents) > 4:
+    if type(contents) is not list or len(contents) > 4:
         return False
     for item in contents:
         s = getattr(item, "text", None)
@@ -765,13 +765,17 @@ cdef object _spliced_encode(object value):
     holding a long ASCII blob, or None for the general path. msgspec escapes a long
     string about 2 GB/s; here the result is encoded with each long blob replaced by a
     one-byte mark, then each blob is copied in place of its mark while it is checked for
-    a byte JSON must escape (any there: None). The bytes are those msgspec would write.
+    a byte JSON must escape (any there: None). The bytes are those msgspec would write,
+    for a value that does not change while it is encoded (a ``tzinfo`` in a ``_meta``
+    that mutates a later blob would be seen by msgspec, not here: not supported).
     """
-    cdef list contents = value.contents
+    contents = value.contents
     cdef list blobs = []
     cdef list marked = None
     cdef Py_ssize_t i, k, n, total, at, start, m
     cdef const char *sk
+    if type(contents) is not list:
+        return None  # msgspec encodes whatever is there; the general path does
     cdef const char *q
     cdef char *out
     for i in range(len(contents)):
