@@ -679,21 +679,42 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
     return out
 
 
-cdef bint _small_result(object value):
-    """A few short contents: the scratch buffer is the faster way to encode it (a large
-    output is better left to msgspec's own buffer, grown once and shrunk in place)."""
+cdef enum:
+    _SMALL = 0      # a few short contents: the scratch buffer is the faster way
+    _LARGE = 1      # left to msgspec's own buffer, grown once and shrunk in place
+    _LONG_BLOB = 2  # a long ASCII blob: _spliced_encode
+
+
+cdef int _result_shape(object value):
+    """Which way a ReadResourceResult is best encoded, from one look at its contents."""
     contents = value.contents
     cdef Py_ssize_t size = 0
-    if type(contents) is not list or len(contents) > 4:
-        return False
+    cdef bint few
+    cdef int shape = _SMALL
+    if type(contents) is not list:
+        return _LARGE
+    few = len(contents) <= 4
     for item in contents:
-        s = getattr(item, "text", None)
-        if s is None:
-            s = getattr(item, "blob", None)
-        if type(s) is not str:
-            return False
+        cls = type(item)
+        if cls is _Blob:
+            s = item.blob
+            if type(s) is not str:
+                shape = _LARGE
+                continue
+            if PyUnicode_GET_LENGTH(s) >= _SPLICE_STRING and PyUnicode_IS_ASCII(s):
+                return _LONG_BLOB
+        elif cls is _Text:
+            if not few:
+                continue  # only a blob can change the answer now
+            s = item.text
+            if type(s) is not str:
+                shape = _LARGE
+                continue
+        else:
+            shape = _LARGE
+            continue
         size += PyUnicode_GET_LENGTH(s)
-    return size < 4096
+    return shape if few and size < 4096 else _LARGE
 
 
 cdef object _tagged(object encode, object value, char tag):
@@ -742,10 +763,12 @@ def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
     if cls is _Result:
-        out = _spliced_encode(value)
-        if out is not None:
-            return out
-        if _small_result(value):
+        shape = _result_shape(value)
+        if shape == _LONG_BLOB:
+            out = _spliced_encode(value)
+            if out is not None:
+                return out
+        if shape == _SMALL:
             out = _tagged_into(_encode_into, _encode, value, 0)
         else:
             out = _tagged(_encode, value, 0)
