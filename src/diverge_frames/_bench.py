@@ -309,7 +309,8 @@ class _Cell:
 
 def _calibrate(timer: timeit.Timer, target_s: float) -> int:
     """Smallest loop count (1, 2, 5, 10, 20, 50, ...) whose run lasts ``target_s``
-    (``timeit.Timer.autorange`` with a shorter target)."""
+    (``timeit.Timer.autorange`` with a shorter target), after one warm-up call."""
+    timer.timeit(1)  # warm-up: a first call pays for cold caches and fresh memory
     number = 1
     while True:
         for factor in (1, 2, 5):

@@ -881,20 +881,36 @@ cdef inline uint64_t _digit_bytes(uint64_t word) noexcept nogil:
 cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:
     """True when msgspec's output ``p`` holds a float exponent outside a string (``1e16``,
     which rmcp writes ``1e+16``). Eight bytes at a time for an ``e`` followed by a digit
-    (rare), then, if there is one, a look at whether it is outside every string."""
-    cdef Py_ssize_t i = 0
+    (rare); where there is one shaped like msgspec's exponent (a digit before it, a
+    ``,`` ``}`` ``]`` or the end after its digits: not ``38e0-`` in a UUID), a look at
+    whether it is outside every string."""
+    cdef Py_ssize_t i = 0, k
     cdef uint64_t word, next_word
     while i + 9 <= n:
         memcpy(&word, p + i, 8)
         memcpy(&next_word, p + i + 1, 8)
         if _equal_bytes(word, 0x6565656565656565ULL) & _digit_bytes(next_word):
-            return _exponent_outside_strings(p, n)
+            for k in range(i, i + 8):
+                if p[k] == 101 and 48 <= p[k + 1] <= 57 and _exponent_shaped(p, n, k):
+                    return _exponent_outside_strings(p, n)
         i += 8
     while i + 1 < n:
-        if p[i] == 101 and 48 <= p[i + 1] <= 57:
+        if p[i] == 101 and 48 <= p[i + 1] <= 57 and _exponent_shaped(p, n, i):
             return _exponent_outside_strings(p, n)
         i += 1
     return False
+
+
+cdef inline bint _exponent_shaped(const unsigned char *p, Py_ssize_t n,
+                                  Py_ssize_t i) noexcept nogil:
+    """Whether the ``e`` at ``p[i]`` (a digit after it) could end a float msgspec wrote:
+    a digit before it, and after its digits the end or ``,`` ``}`` ``]`` (compact JSON)."""
+    cdef Py_ssize_t j = i + 1
+    if i == 0 or not 48 <= p[i - 1] <= 57:
+        return False
+    while j < n and 48 <= p[j] <= 57:
+        j += 1
+    return j == n or p[j] == 44 or p[j] == 125 or p[j] == 93
 
 
 cdef bint _exponent_outside_strings(const unsigned char *p, Py_ssize_t n) noexcept nogil:
