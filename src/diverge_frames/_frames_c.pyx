@@ -740,16 +740,16 @@ cdef object _tagged(object encode, object value, char tag):
 def encode_notification(value):
     cls = type(value)
     cdef bytes out
-    if cls in _TYPED:
-        out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
-    elif cls is _ErrorData:
-        out = _tagged_into(_encode_into, _encode, value, 1)
-    elif cls is _Custom:
+    if cls is _Custom:
         params = value.params
         if type(params) is dict and type(value.method) is str and "_meta" not in params:
             out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order is the encoder's
         else:
             out = _tagged(encode_custom, value, 0)
+    elif cls in _TYPED:
+        out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
+    elif cls is _ErrorData:
+        out = _tagged_into(_encode_into, _encode, value, 1)
     else:
         raise TypeError(
             f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
