@@ -264,7 +264,7 @@ def calibrated_size(
 
 @pytest.mark.skipif(
     not os.environ.get("DIVERGE_FRAMES_TIMING"),
-    reason="a timing ratio, noisy on shared machines: opt in with DIVERGE_FRAMES_TIMING=1",
+    reason="a timing ratio: .ci/run runs it on its own (DIVERGE_FRAMES_TIMING=1)",
 )
 @pytest.mark.parametrize("shape", SHAPES)
 def test_time_is_linear(frames: ModuleType, shape: str) -> None:
