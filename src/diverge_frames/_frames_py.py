@@ -62,7 +62,7 @@ def _split(payload: Payload) -> tuple[int, Any]:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
     view = memoryview(payload)
-    if not view.c_contiguous or (view.ndim == 1 and view.strides[0] != view.itemsize):
+    if not view.c_contiguous or (view.ndim == 1 and view.strides != (view.itemsize,)):
         # (a one-item strided view counts as contiguous, but its slices are not)
         view = memoryview(view.tobytes())
     elif view.ndim != 1 or view.itemsize != 1:
