@@ -27,13 +27,18 @@ are C, run but not coverage-guided (no clang here to build them instrumented).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import atheris
+
+# ``plain_json`` is shared with tests/test_properties.py.
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+)
+from json_shapes import plain_json
 
 with atheris.instrument_imports(include=["diverge_frames"]):
     from diverge_frames import _frames_py
@@ -86,45 +91,6 @@ def _same(a: Any, b: Any, what: str, messages: bool = True) -> None:
             raise AssertionError(f"{what}: error {a} vs {b}")
     elif a != b:
         raise AssertionError(f"{what}: {a!r} vs {b!r}")
-
-
-class _NotPlain(Exception):
-    pass
-
-
-def _plain_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if len({k for k, _ in pairs}) != len(pairs):
-        raise _NotPlain("duplicate key")
-    return dict(pairs)
-
-
-def _plain_float(literal: str) -> float:
-    digits = literal.lstrip("-").replace(".", "").lstrip("0")
-    if "e" in literal.lower() or len(digits) > 15 or abs(float(literal)) >= 1e16:
-        raise _NotPlain(literal)
-    return float(literal)
-
-
-def _plain_int(literal: str) -> int:
-    if literal == "-0" or len(literal.lstrip("-")) > 17:
-        raise _NotPlain(literal)
-    return int(literal)
-
-
-def plain_json(body: bytes) -> bool:
-    """Whether ``body`` is JSON whose decode/encode is a fixed point in rmcp (see the
-    module docstring); False too when the standard library cannot read it."""
-    try:
-        json.loads(
-            body.decode("utf-8"),
-            object_pairs_hook=_plain_object,
-            parse_float=_plain_float,
-            parse_int=_plain_int,
-            parse_constant=_plain_float,
-        )
-    except (_NotPlain, ValueError, RecursionError):
-        return False
-    return True
 
 
 def make_test(channel: str) -> Callable[[bytes], None]:
