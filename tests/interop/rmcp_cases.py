@@ -715,37 +715,33 @@ def _hostile() -> list[tuple[str, str, bytes]]:
 HOSTILE: list[Case] = [Case(name, channel, payload) for name, channel, payload in _hostile()]
 
 
-def _long_blobs() -> list[tuple[str, str, bytes]]:
-    out: list[tuple[str, str, bytes]] = []
-
-    def add(name: str, channel: str, payload: bytes) -> None:
-        out.append((name, channel, payload))
-
-    long = "QUJD" * 20_000
-    for name, item in [
-        ("plain", f'{{"uri":"a","blob":"{long}"}}'),
-        ("dup-uri", f'{{"uri":"a","uri":"b","blob":"{long}"}}'),
-        ("dup-blob", f'{{"uri":"a","blob":"{long}","blob":"x"}}'),
-        ("escape-end", f'{{"uri":"a","blob":"{long}\\u0041"}}'),
-        ("control", f'{{"uri":"a","blob":"{long[:70_000]}\x01{long[70_000:]}"}}'),
-        ("text-too", f'{{"uri":"a","text":"t","blob":"{long}"}}'),
-        ("blob-in-meta", f'{{"uri":"a","blob":"b","_meta":{{"blob":"{long}"}}}}'),
-        ("non-ascii", f'{{"uri":"a","blob":"{long}\u00e9"}}'),
-        ("unterminated", f'{{"uri":"a","blob":"{long}'),
-    ]:
-        add(f"blob/{name}", _R, _n(obj(("contents", f"[{item}]"))))
-    add(
-        "blob/exponent-ttl",
-        _R,
-        _n(obj(("contents", f'[{{"uri":"a","blob":"{long}"}}]'), ("ttlMs", "1e3"))),
-    )
-    return out
-
+_LONG = "QUJD" * 20_000
+_LONG_ITEMS = {
+    "plain": f'{{"uri":"a","blob":"{_LONG}"}}',
+    "dup-uri": f'{{"uri":"a","uri":"b","blob":"{_LONG}"}}',
+    "dup-blob": f'{{"uri":"a","blob":"{_LONG}","blob":"x"}}',
+    "escape-end": f'{{"uri":"a","blob":"{_LONG}\\u0041"}}',
+    "control": f'{{"uri":"a","blob":"{_LONG[:70_000]}\x01{_LONG[70_000:]}"}}',
+    "text-too": f'{{"uri":"a","text":"t","blob":"{_LONG}"}}',
+    "blob-in-meta": f'{{"uri":"a","blob":"b","_meta":{{"blob":"{_LONG}"}}}}',
+    "non-ascii": f'{{"uri":"a","blob":"{_LONG}\u00e9"}}',
+    "unterminated": f'{{"uri":"a","blob":"{_LONG}',
+}
 
 #: Bodies over 64 KiB, which take the compiled twin's blob fast paths (a long blob is cut
 #: out before the checks) and the pure twin's (left out of its scan). Checked against
 #: the live oracle only: at ~80 KB each they are too big for tests/vectors.
-LONG_BLOBS: list[Case] = [Case(name, channel, payload) for name, channel, payload in _long_blobs()]
+LONG_BLOBS: list[Case] = [
+    *(
+        Case(f"blob/{name}", _R, _n(obj(("contents", f"[{item}]"))))
+        for name, item in _LONG_ITEMS.items()
+    ),
+    Case(
+        "blob/exponent-ttl",
+        _R,
+        _n(obj(("contents", f"[{_LONG_ITEMS['plain']}]"), ("ttlMs", "1e3"))),
+    ),
+]
 
 
 # ----------------------------------------------------------------- hypothesis: text
