@@ -468,18 +468,12 @@ cdef object _plain_str(const char *s, Py_ssize_t m):
     control character, in valid UTF-8 (what msgspec would return); else None. For ASCII,
     one vectorized pass copies the bytes into the new str while it checks them (a blob
     arriving cold from memory is read once, not twice)."""
-    cdef unsigned char bad = 0, high = 0, c
-    cdef Py_ssize_t i
     out = PyUnicode_New(m, 127)
-    cdef unsigned char *d = <unsigned char *>PyUnicode_DATA(out)
-    for i in range(m):
-        c = <unsigned char>s[i]
-        d[i] = c
-        bad |= (c < 0x20) | (c == 0x5C)
-        high |= c
-    if bad:
+    cdef unsigned char seen = _copy_checked(
+        <unsigned char *>PyUnicode_DATA(out), <const unsigned char *>s, m, 0x5C)
+    if seen & _NEEDS_ESCAPE:
         return None
-    if high & 0x80:
+    if seen & _NON_ASCII:
         try:
             return PyUnicode_DecodeUTF8(s, m, "strict")
         except UnicodeDecodeError:
@@ -493,8 +487,8 @@ cdef object _long_plain_str(const char *s, Py_ssize_t avail, Py_ssize_t *length)
     and then copied into a str allocated ``avail`` long and checked; the str is cut to
     the length found. ``length[0]``: the content's length, or -1 with no closing
     quote."""
-    cdef Py_ssize_t at = 0, block, i
-    cdef unsigned char bad = 0, high = 0, c
+    cdef Py_ssize_t at = 0, block
+    cdef unsigned char seen = 0
     cdef const char *q = NULL
     cdef PyObject *out = _new_str(avail, 127)
     cdef unsigned char *d = <unsigned char *>_str_data(out)
@@ -503,18 +497,14 @@ cdef object _long_plain_str(const char *s, Py_ssize_t avail, Py_ssize_t *length)
         q = <const char *>memchr(s + at, c'"', block)
         if q != NULL:
             block = q - (s + at)
-        for i in range(block):
-            c = <unsigned char>s[at + i]
-            d[at + i] = c
-            bad |= (c < 0x20) | (c == 0x5C)
-            high |= c
+        seen |= _copy_checked(d + at, <const unsigned char *>s + at, block, 0x5C)
         at += block
         if q != NULL:
             break
     length[0] = at if q != NULL else -1
-    if q == NULL or bad or high & 0x80:
+    if q == NULL or seen:
         Py_DECREF(out)
-        if q != NULL and not bad:
+        if q != NULL and not seen & _NEEDS_ESCAPE:
             try:
                 return PyUnicode_DecodeUTF8(s, at, "strict")
             except UnicodeDecodeError:
@@ -840,8 +830,9 @@ cdef object _spliced_encode(object value):
         at += k - start
         out[at] = 34
         m = PyUnicode_GET_LENGTH(blob)
-        if not _copy_plain(out + at + 1, <const unsigned char *>PyUnicode_DATA(blob), m):
-            return None
+        if _copy_checked(<unsigned char *>out + at + 1,
+                         <const unsigned char *>PyUnicode_DATA(blob), m, 0x22):
+            return None  # an ASCII str, so only an escape can be seen
         at += m + 1
         out[at] = 34
         at += 1
@@ -852,16 +843,25 @@ cdef object _spliced_encode(object value):
     return result
 
 
-cdef bint _copy_plain(char *d, const unsigned char *s, Py_ssize_t m) noexcept nogil:
-    """Copy ``s[:m]`` (ASCII) to ``d``; False if a byte needs a JSON escape (a quote, a
-    backslash, a control character). One vectorized pass."""
-    cdef unsigned char bad = 0, c
+cdef enum:
+    _NEEDS_ESCAPE = 0x01  # a control byte, a backslash or the extra byte asked about
+    _NON_ASCII = 0x80
+
+
+cdef inline unsigned char _copy_checked(unsigned char *d, const unsigned char *s,
+                                        Py_ssize_t m, unsigned char also) noexcept nogil:
+    """Copy ``s[:m]`` to ``d`` and say what was seen: ``_NEEDS_ESCAPE`` for a byte a JSON
+    string cannot hold as is (below 0x20, a backslash, or ``also``: the quote when
+    encoding, the backslash again when the quote is known not to be there), and
+    ``_NON_ASCII``. One pass, which the C compiler vectorizes."""
+    cdef unsigned char bad = 0, high = 0, c
     cdef Py_ssize_t i
     for i in range(m):
         c = s[i]
-        d[i] = <char>c
-        bad |= (c < 0x20) | (c == 0x22) | (c == 0x5C)
-    return not bad
+        d[i] = c
+        bad |= (c < 0x20) | (c == 0x5C) | (c == also)
+        high |= c
+    return bad | (high & _NON_ASCII)
 
 
 cdef inline uint64_t _equal_bytes(uint64_t word, uint64_t pattern) noexcept nogil:
