@@ -72,6 +72,84 @@ cdef extern from *:
     """
     const bint DIVERGE_FRAMES_GIL_DISABLED
 
+cdef extern from *:
+    """
+    /* df_string_end(p, n, j, &flags): the index of the quote that closes the JSON
+       string whose content starts at p[j], or -1 when it is not closed. Adds 1 to flags
+       when the string holds a backslash, 2 when it holds a byte >= 0x80 (an escaped byte
+       is not looked at: one >= 0x80 makes a bad escape, which msgspec rejects). Linear
+       in the string's length whatever its escapes. */
+    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    /* SSE2 (every x86-64): 16 bytes a step up to each quote or backslash; a JSON key or
+       a short value is one step. */
+    #include <emmintrin.h>
+    #ifdef _MSC_VER
+    #include <intrin.h>
+    static inline unsigned df_lowest_bit(unsigned m) {
+        unsigned long at; _BitScanForward(&at, m); return (unsigned)at;
+    }
+    #else
+    #define df_lowest_bit(m) ((unsigned)__builtin_ctz(m))
+    #endif
+    #define DF_SSE2 1
+    static inline Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
+                                           Py_ssize_t j, int *flags) {
+        const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C);
+        unsigned high = 0;
+        for (;;) {
+            while (j + 16 <= n) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+                unsigned stop = (unsigned)_mm_movemask_epi8(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)));
+                unsigned hi = (unsigned)_mm_movemask_epi8(v);
+                if (stop) {
+                    high |= hi & ((stop & (0u - stop)) - 1u);
+                    j += (Py_ssize_t)df_lowest_bit(stop);
+                    goto found;
+                }
+                high |= hi;
+                j += 16;
+            }
+            for (; j < n; j++) {
+                if (p[j] == 0x22 || p[j] == 0x5C) goto found;
+                high |= p[j] & 0x80;
+            }
+            return -1;
+        found:
+            if (p[j] == 0x22) {
+                if (high) *flags |= 2;
+                return j;
+            }
+            *flags |= 1;
+            j += 2;
+        }
+    }
+    #else
+    /* Elsewhere memchr finds the quote (one with an odd run of backslashes before it
+       is escaped), then looks for a backslash before it; flags never gets 2: the UTF-8
+       of the whole body is checked beforehand (DF_SSE2 is 0). */
+    #define DF_SSE2 0
+    static inline Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
+                                           Py_ssize_t j, int *flags) {
+        Py_ssize_t start = j, k, d;
+        const unsigned char *q;
+        for (;;) {
+            q = (const unsigned char *)memchr(p + j, 0x22, (size_t)(n - j));
+            if (q == NULL) return -1;
+            k = q - p;
+            for (d = 0; k - 1 - d >= start && p[k - 1 - d] == 0x5C; d++) {}
+            if (!(d & 1)) break;
+            j = k + 1;
+        }
+        if (memchr(p + start, 0x5C, (size_t)(k - start)) != NULL) *flags |= 1;
+        return k;
+    }
+    #endif
+    """
+    Py_ssize_t _string_end "df_string_end"(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
+                                           int *flags) noexcept nogil
+    const bint _SSE2 "DF_SSE2"
+
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
 cdef int _ERROR = 1
@@ -228,46 +306,50 @@ cdef bint _valid_utf8(const unsigned char *p, Py_ssize_t n) noexcept nogil:
     return True
 
 
-cdef bint _unusual(const unsigned char *p, Py_ssize_t n) noexcept nogil:
+cdef enum:
+    _ESCAPED = 1  # flags of _string_end: a string holds a backslash
+    _HIGH = 2     # a string holds a byte >= 0x80
+
+
+cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
     """True when the body may decode differently with msgspec than with serde_json:
     invalid UTF-8 (msgspec does not check what it skips), a key repeated in an object
     nested three levels or less (or a key with an escape there), 128 levels of nesting,
     or a number that is not plain (an exponent, more than 15 digits with a fraction, 17
-    without, ``-0``). The compiled twin of ``_shared.unusual``; strings are skipped
-    with memchr."""
+    without, ``-0``). The compiled twin of ``_shared.unusual``. With SSE2, in one pass:
+    strings are skipped 16 bytes a step (``_string_end``) and only one holding a byte
+    >= 0x80 is checked for UTF-8 (such a byte outside a string is unusual too); without,
+    the UTF-8 of the whole body is checked first and memchr skips strings. When it says
+    False and ``top_keys`` is not NULL, ``top_keys[0]`` is how many keys the top-level
+    object has (0 when the body is no object)."""
     cdef Py_ssize_t i = 0, j, k, key = 0, key_end = 0
     cdef Py_ssize_t key_at[_KEY_DEPTH + 1][_KEYS]
     cdef Py_ssize_t key_len[_KEY_DEPTH + 1][_KEYS]
     cdef int keys[_KEY_DEPTH + 1]
-    cdef int depth = 0, m, d
+    cdef int depth = 0, m, d, flags = 0, key_flags = 0
     cdef unsigned char c
-    cdef const unsigned char *q
-    if not _valid_utf8(p, n):
+    if not _SSE2 and not _valid_utf8(p, n):
         return True
+    keys[1] = 0
     while i < n:
         c = p[i]
         if c == 34:  # '"': skip the string, remember where it was (a key if ':' follows)
-            j = i + 1
-            while True:
-                q = <const unsigned char *>memchr(p + j, 34, n - j)
-                if q == NULL:
-                    return False  # unterminated: msgspec rejects it
-                k = q - p
-                d = 0
-                while p[k - 1 - d] == 92:  # backslashes before the quote
-                    d += 1
-                if not (d & 1):
-                    break
-                j = k + 1
+            flags = 0
+            k = _string_end(p, n, i + 1, &flags)
+            if k < 0:
+                return False  # unterminated: msgspec rejects it
+            if flags & _HIGH and not _valid_utf8(p + i + 1, k - i - 1):
+                return True
             key = i + 1
             key_end = k
+            key_flags = flags
             i = k + 1
             continue
         if c == 58:  # ':'
             if 1 <= depth <= _KEY_DEPTH:
-                m = <int>(key_end - key)
-                if memchr(p + key, 92, m) != NULL:
+                if key_flags & _ESCAPED:
                     return True
+                m = <int>(key_end - key)
                 for j in range(keys[depth]):
                     if key_len[depth][j] == m and memcmp(p + key_at[depth][j], p + key, m) == 0:
                         return True
@@ -303,7 +385,11 @@ cdef bint _unusual(const unsigned char *p, Py_ssize_t n) noexcept nogil:
             if i < n and (p[i] | 32) == 101:  # 'e' 'E'
                 return True
             continue
+        elif c >= 128:
+            return True
         i += 1
+    if top_keys != NULL:
+        top_keys[0] = keys[1]
     return False
 
 
@@ -324,7 +410,7 @@ def decode_notification(payload):
         p = s.data
         n = s.size
     if tag == _NOTIFICATION:
-        if _unusual(p, n):
+        if _unusual(p, n, NULL):
             return decode_exact(body, tag, "ServerNotification")
         if _unknown_method(p, n):
             return _decode_custom(body, tag)
@@ -375,7 +461,7 @@ cdef object _decode_custom(object body, int tag):
 
 
 def decode_read_resource(payload):
-    cdef int tag
+    cdef int tag, top_keys = 0
     cdef _Split s = None
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
@@ -395,7 +481,7 @@ def decode_read_resource(payload):
             value = _spliced_result(<const char *>p, n)
             if value is not None:
                 return value
-        if _unusual(p, n):
+        if _unusual(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
         if n < _SPLICE_BODY and not _has_blob_key(<const char *>p, n):
             # every item must be text: decode straight to the public types
@@ -404,6 +490,8 @@ def decode_read_resource(payload):
             except Exception:
                 pass  # the general path decides, and words the error
             else:
+                if top_keys == 1:  # only ``contents`` (required; no escaped key here)
+                    return _Result(contents=value.contents)
                 return _text_result(value)
         try:
             wire = _result_decoder(body)
@@ -416,7 +504,7 @@ def decode_read_resource(payload):
 
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
-    if _unusual(p, n):
+    if _unusual(p, n, NULL):
         return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder(body)
@@ -576,7 +664,7 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
     memcpy(out + at, p + i, n - i)
     # The cuts were plain string content (valid UTF-8, no quote, backslash or control
     # byte), which ``_unusual`` skips: it says of what is left what it says of the body.
-    if _unusual(<const unsigned char *>out, PyBytes_GET_SIZE(rest)):
+    if _unusual(<const unsigned char *>out, PyBytes_GET_SIZE(rest), NULL):
         return None
     try:
         wire = _raw_blob_result_decoder(rest)

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from rmcp_cases import HOSTILE, cases
 from rmcp_diff import (
     NOTIFICATIONS,
+    READ_RESOURCE,
     VECTORS,
     Case,
     Outcome,
@@ -128,3 +129,89 @@ def test_quick_path_agrees_with_exact_path(frames: ModuleType, case: Case) -> No
         return
     assert not isinstance(reference, FrameBodyError), (case.payload, value, reference)
     assert encode(value) == encode(reference), case.payload
+
+
+# A string's content at every offset against the 16-byte steps of the compiled scan, with
+# what it must notice in it: an escape (the string goes on), a byte >= 0x80 (valid UTF-8
+# or not), a stray quote (the string ends early). Placed in a typed member, in a member
+# msgspec skips (its UTF-8 unchecked by msgspec), in a key, and before a repeated key
+# (one spelled with an escape too).
+SPECIALS = [
+    b'\\"',
+    b"\\\\",
+    b'\\\\\\"',
+    b"\\u00e9",
+    b"\\ud800",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    b"\xff",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xc0\xaf",
+    b"\\\xc3\xa9",
+    b'"',
+]
+TEMPLATES = [
+    (NOTIFICATIONS, b'{"method":"notifications/message","params":{"level":"info","data":"%s"}}'),
+    (
+        NOTIFICATIONS,
+        b'{"method":"notifications/message","params":{"level":"info","data":0,"x":"%s"}}',
+    ),
+    (
+        NOTIFICATIONS,
+        b'{"method":"notifications/message","params":{"level":"info","data":{"%s":1}}}',
+    ),
+    (
+        NOTIFICATIONS,
+        b'{"method":"notifications/message","params":{"data":"%s","level":"info","level":"debug"}}',
+    ),
+    (
+        NOTIFICATIONS,
+        b'{"method":"notifications/message","params":{"data":"%s","level":"info","lev\\u0065l":"debug"}}',
+    ),
+    (
+        READ_RESOURCE,
+        b'{"contents":[{"uri":"a","text":"%s","x":"%s"}],"_meta":{"%s":0,"k":1,"k":2}}',
+    ),
+    (READ_RESOURCE, b'{"contents":[{"uri":"a","text":"t","x":"%s"}],"x":["%s"]}'),
+    (READ_RESOURCE, b'\x01{"code":1,"message":"m","x":"%s","data":{"%s":0,"k":1,"k":2}}'),
+]
+
+
+def string_scan_cases() -> list[Case]:
+    out = []
+    for channel, template in TEMPLATES:
+        for special in SPECIALS:
+            for before in range(34):
+                for after in (0, 7, 19):
+                    s = b"a" * before + special + b"b" * after
+                    body = template % ((s,) * template.count(b"%s"))
+                    payload = body if body.startswith(b"\x01") else b"\x00" + body
+                    out.append(Case(f"scan-{before}-{after}", channel, payload))
+    return out
+
+
+def test_string_scan_agrees_with_exact_path(frames: ModuleType) -> None:
+    """Every string-scan case, decoded and re-encoded, as the rmcp-exact path does."""
+    problems = []
+    for case in string_scan_cases():
+        decode, encode = (
+            (frames.decode_notification, frames.encode_notification)
+            if case.channel == NOTIFICATIONS
+            else (frames.decode_read_resource, frames.encode_read_resource)
+        )
+        reference = exact(case)
+        try:
+            value = decode(case.payload)
+        except FrameBodyError:
+            if not isinstance(reference, FrameBodyError):
+                problems.append(f"{case.payload!r}: an error, exact path {reference!r}")
+            continue
+        if isinstance(reference, FrameBodyError):
+            problems.append(f"{case.payload!r}: {value!r}, exact path {reference}")
+        elif type(value) is not type(reference) or encode(value) != encode(reference):
+            problems.append(f"{case.payload!r}: {value!r}, exact path {reference!r}")
+    assert len(string_scan_cases()) == 8 * 15 * 34 * 3
+    assert not problems, f"{len(problems)} disagree:\n" + "\n".join(problems[:20])
