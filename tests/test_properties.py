@@ -480,3 +480,23 @@ def test_encode_large_floats_as_rmcp(frames: ModuleType, value: Any) -> None:
     encode = frames.encode_notification
     payload = encode(value)
     assert encode(frames.decode_notification(payload)) == payload
+
+
+@pytest.mark.parametrize("pad", range(40))
+def test_encode_exponent_at_every_offset(frames: ModuleType, pad: int) -> None:
+    """msgspec's ``1e16`` becomes rmcp's ``1e+16`` wherever it falls in the output (the
+    compiled path looks for it 16 bytes a step), and ``e1`` inside a string stays."""
+    for data, written in [
+        (1e16, b'"data":1e+16}'),
+        ([2.5e300, 1], b'"data":[2.5e+300,1]}'),
+        ({"k": -3e20}, b'"data":{"k":-3e+20}}'),
+        ("e1 e2", b'"data":"e1 e2"}'),
+    ]:
+        for message in ("m" * pad, "e9" * (pad // 2) + "x" * (pad % 2)):
+            value = t.ErrorData(code=1, message=message, data=data)
+            for encode in (frames.encode_notification, frames.encode_read_resource):
+                payload = encode(value)
+                assert payload.endswith(written), (pad, payload)
+                assert (
+                    payload == b"\x01" + b'{"code":1,"message":"%s",' % message.encode() + written
+                )

@@ -150,6 +150,59 @@ cdef extern from *:
                                            int *flags) noexcept nogil
     const bint _SSE2 "DF_SSE2"
 
+cdef extern from *:
+    """
+    /* df_e_digit(p, n, i): the first index k >= i where p[k] is 'e' (0x65) and p[k + 1]
+       an ASCII digit, or -1. With SSE2 16 bytes a step (the last step overlapping the
+       one before), else 8 (SWAR). */
+    static inline Py_ssize_t df_e_digit(const unsigned char *p, Py_ssize_t n, Py_ssize_t i) {
+    #if DF_SSE2
+        const __m128i e = _mm_set1_epi8(0x65);
+        const __m128i below = _mm_set1_epi8(0x2F), above = _mm_set1_epi8(0x3A);
+        while (i + 17 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i w = _mm_loadu_si128((const __m128i *)(p + i + 1));
+            /* signed compares: a byte >= 0x80 is below '0' */
+            __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
+            if (m) return i + (Py_ssize_t)df_lowest_bit(m);
+            i += 16;
+        }
+        if (n >= 17 && i + 1 < n) {  /* the rest in one step that overlaps the last */
+            Py_ssize_t base = n - 17;
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + base));
+            __m128i w = _mm_loadu_si128((const __m128i *)(p + base + 1));
+            __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
+            m &= 0xFFFFu << (unsigned)(i - base);  /* only k >= i */
+            return m ? base + (Py_ssize_t)df_lowest_bit(m) : -1;
+        }
+    #else
+        const uint64_t high = 0x8080808080808080ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+        uint64_t word, next, x, low, hits;
+        Py_ssize_t k;
+        while (i + 9 <= n) {
+            memcpy(&word, p + i, 8);
+            memcpy(&next, p + i + 1, 8);
+            x = word ^ 0x6565656565656565ULL;        /* high bit: byte == 'e' */
+            hits = ~(((x & low7) + low7) | x) & high;
+            low = next & low7;                       /* high bit: byte is a digit */
+            hits &= (low + 0x5050505050505050ULL) & ~(low + 0x4646464646464646ULL) & ~next;
+            if (hits) {
+                for (k = i; k < i + 8; k++)
+                    if (p[k] == 0x65 && p[k + 1] >= 0x30 && p[k + 1] <= 0x39) return k;
+            }
+            i += 8;
+        }
+    #endif
+        for (; i + 1 < n; i++)
+            if (p[i] == 0x65 && p[i + 1] >= 0x30 && p[i + 1] <= 0x39) return i;
+        return -1;
+    }
+    """
+    Py_ssize_t _e_digit "df_e_digit"(const unsigned char *p, Py_ssize_t n,
+                                     Py_ssize_t i) noexcept nogil
+
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
 cdef int _ERROR = 1
@@ -952,40 +1005,17 @@ cdef inline unsigned char _copy_checked(unsigned char *d, const unsigned char *s
     return bad | (high & _NON_ASCII)
 
 
-cdef inline uint64_t _equal_bytes(uint64_t word, uint64_t pattern) noexcept nogil:
-    """The high bit of each byte of ``word`` equal to that byte of ``pattern``."""
-    cdef uint64_t x = word ^ pattern
-    return ~(((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
-
-
-cdef inline uint64_t _digit_bytes(uint64_t word) noexcept nogil:
-    """The high bit of each byte of ``word`` that is an ASCII digit."""
-    cdef uint64_t low = word & 0x7F7F7F7F7F7F7F7FULL
-    cdef uint64_t above_2f = low + 0x5050505050505050ULL  # high bit: byte >= '0'
-    cdef uint64_t above_39 = low + 0x4646464646464646ULL  # high bit: byte > '9'
-    return above_2f & ~above_39 & ~word & 0x8080808080808080ULL
-
-
 cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:
     """True when msgspec's output ``p`` holds a float exponent outside a string (``1e16``,
-    which rmcp writes ``1e+16``). Eight bytes at a time for an ``e`` followed by a digit
-    (rare); where there is one shaped like msgspec's exponent (a digit before it, a
-    ``,`` ``}`` ``]`` or the end after its digits: not ``38e0-`` in a UUID), a look at
+    which rmcp writes ``1e+16``). Looks for an ``e`` followed by a digit (rare,
+    ``_e_digit``); where there is one shaped like msgspec's exponent (a digit before it,
+    a ``,`` ``}`` ``]`` or the end after its digits: not ``38e0-`` in a UUID), a look at
     whether it is outside every string."""
-    cdef Py_ssize_t i = 0, k
-    cdef uint64_t word, next_word
-    while i + 9 <= n:
-        memcpy(&word, p + i, 8)
-        memcpy(&next_word, p + i + 1, 8)
-        if _equal_bytes(word, 0x6565656565656565ULL) & _digit_bytes(next_word):
-            for k in range(i, i + 8):
-                if p[k] == 101 and 48 <= p[k + 1] <= 57 and _exponent_shaped(p, n, k):
-                    return _exponent_outside_strings(p, n)
-        i += 8
-    while i + 1 < n:
-        if p[i] == 101 and 48 <= p[i + 1] <= 57 and _exponent_shaped(p, n, i):
+    cdef Py_ssize_t k = _e_digit(p, n, 0)
+    while k >= 0:
+        if _exponent_shaped(p, n, k):
             return _exponent_outside_strings(p, n)
-        i += 1
+        k = _e_digit(p, n, k + 1)
     return False
 
 
