@@ -19,15 +19,16 @@ Fails (exit 1) when, for decode or encode:
 
 The targets these guard (issue 4: 1.15x / 1.2x msgspec alone, 1.5x faster than Python)
 are tighter; the margins are generous so that a busy CI runner does not fail a good
-build. The compiled extension missing is a failure too. ``--advisory-floor`` reports the
-msgspec-alone checks without failing on them (``.ci/run`` uses it while issue 4's floor
-targets are missed: docs/performance.md says by how much and why).
+build. The compiled extension missing is a failure too. ``--advisory-mean`` reports the
+geometric-mean check without failing on it (``.ci/run`` uses it: decode's mean sits
+near 1.5, too near for a fatal check on a busy runner; docs/performance.md says why);
+the per-frame check still fails the run.
 
 Each run writes its results and verdict to ``benchmarks/results/<UTC time>-guard.json``
 (``--results-dir`` to change, ``--no-save`` to skip).
 
 Usage: ``python scripts/bench_guard.py [--rounds N] [--max-floor X] [--max-floor-case X]
-[--advisory-floor]``
+[--advisory-mean]``
 """
 
 from __future__ import annotations
@@ -115,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-save", action="store_true", help="do not write the JSON")
     parser.add_argument(
-        "--advisory-floor",
+        "--advisory-mean",
         action="store_true",
-        help="report the msgspec-alone checks without failing on them (the compiled-vs-"
-        "Python check and a missing extension still fail)",
+        help="report the geometric-mean msgspec-alone check without failing on it (the "
+        "per-frame and compiled-vs-Python checks and a missing extension still fail)",
     )
     args = parser.parse_args(argv)
 
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     result["guard"] = checks(result, args.max_floor, args.max_floor_case)
     for c in result["guard"]:
-        c["enforced"] = not (args.advisory_floor and "msgspec" in c["check"])
+        c["enforced"] = not (args.advisory_mean and "geometric mean" in c["check"])
     ok = all(c["ok"] for c in result["guard"] if c["enforced"])
     result["guard_ok"] = ok
 
