@@ -85,14 +85,14 @@ cdef extern from *:
     #include <emmintrin.h>
     #ifdef _MSC_VER
     #include <intrin.h>
-    static inline unsigned df_lowest_bit(unsigned m) {
+    static CYTHON_INLINE unsigned df_lowest_bit(unsigned m) {
         unsigned long at; _BitScanForward(&at, m); return (unsigned)at;
     }
     #else
     #define df_lowest_bit(m) ((unsigned)__builtin_ctz(m))
     #endif
     #define DF_SSE2 1
-    static inline Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
+    static CYTHON_INLINE Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
                                            Py_ssize_t j, int *flags) {
         const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C);
         unsigned high = 0;
@@ -129,7 +129,7 @@ cdef extern from *:
        is escaped), then looks for a backslash before it; flags never gets 2: the UTF-8
        of the whole body is checked beforehand (DF_SSE2 is 0). */
     #define DF_SSE2 0
-    static inline Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
+    static CYTHON_INLINE Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
                                            Py_ssize_t j, int *flags) {
         Py_ssize_t start = j, k, d;
         const unsigned char *q;
@@ -155,7 +155,7 @@ cdef extern from *:
     /* df_e_digit(p, n, i): the first index k >= i where p[k] is 'e' (0x65) and p[k + 1]
        an ASCII digit, or -1. With SSE2 16 bytes a step (the last step overlapping the
        one before), else 8 (SWAR). */
-    static inline Py_ssize_t df_e_digit(const unsigned char *p, Py_ssize_t n, Py_ssize_t i) {
+    static CYTHON_INLINE Py_ssize_t df_e_digit(const unsigned char *p, Py_ssize_t n, Py_ssize_t i) {
     #if DF_SSE2
         const __m128i e = _mm_set1_epi8(0x65);
         const __m128i below = _mm_set1_epi8(0x2F), above = _mm_set1_epi8(0x3A);
