@@ -132,14 +132,17 @@ def test_quick_path_agrees_with_exact_path(frames: ModuleType, case: Case) -> No
 
 
 # A string's content at every offset against the 16-byte steps of the compiled scan, with
-# what it must notice in it: an escape (the string goes on), a byte >= 0x80 (valid UTF-8
-# or not), a stray quote (the string ends early). Placed in a typed member, in a member
+# what it must notice in it: an escape (the string goes on; runs of backslashes across
+# a step too), a byte >= 0x80 (valid UTF-8 or not), a stray quote (the string ends
+# early). Placed in a typed member, in a member
 # msgspec skips (its UTF-8 unchecked by msgspec), in a key, and before a repeated key
 # (one spelled with an escape too).
 SPECIALS = [
     b'\\"',
     b"\\\\",
     b'\\\\\\"',
+    b"\\\\" * 9,
+    b"\\\\" * 8 + b'\\"',
     b"\\u00e9",
     b"\\ud800",
     b"\xc3\xa9",
@@ -213,5 +216,5 @@ def test_string_scan_agrees_with_exact_path(frames: ModuleType) -> None:
             problems.append(f"{case.payload!r}: {value!r}, exact path {reference}")
         elif type(value) is not type(reference) or encode(value) != encode(reference):
             problems.append(f"{case.payload!r}: {value!r}, exact path {reference!r}")
-    assert len(string_scan_cases()) == 8 * 15 * 34 * 3
+    assert len(string_scan_cases()) == 8 * 17 * 34 * 3
     assert not problems, f"{len(problems)} disagree:\n" + "\n".join(problems[:20])
