@@ -219,6 +219,30 @@ def test_custom_notification_keeps_method_and_params(frames: Any, wire: dict[str
     assert frames.decode_notification(frames.encode_notification(value)) == value
 
 
+#: The method as written: escaped, its typed class is still found (rmcp unescapes it first);
+#: a method no class has, custom however it is spelled or however long.
+METHOD_SPELLINGS = [
+    (b'"notifications/messag\\u0065"', types.LoggingMessageNotification),
+    (b'"notifications\\/message"', types.LoggingMessageNotification),
+    (b'"notifications/tools/list_change\\u0064"', types.ToolListChangedNotification),
+    (b'"notifications/x\\"y"', types.CustomNotification),
+    (b'"notifications/\\u00e9"', types.CustomNotification),
+    (b'"' + b"m" * 200 + b'"', types.CustomNotification),
+    (b'"notifications/message2"', types.CustomNotification),
+    (b'"notifications/messag"', types.CustomNotification),
+]
+
+
+@pytest.mark.parametrize(("method", "cls"), METHOD_SPELLINGS)
+def test_method_spelling_finds_its_class(frames: Any, method: bytes, cls: type) -> None:
+    payload = b'\x00{"method":' + method + b',"params":{"level":"info","data":1}}'
+    value = frames.decode_notification(payload)
+    assert type(value) is cls
+    if cls is types.CustomNotification:
+        assert value.method == json.loads(method)
+        assert value.params == {"level": "info", "data": 1}
+
+
 def test_custom_notification_drops_null_meta(frames: Any) -> None:
     value = frames.decode_notification(b'\x00{"method":"x/y","params":{"_meta":null,"b":1,"a":2}}')
     assert value == types.CustomNotification("x/y", {"b": 1, "a": 2})

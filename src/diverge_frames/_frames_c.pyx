@@ -524,19 +524,16 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
     ``m`` (no escapes) is no typed notification's method: a typed attempt could only
     fail. False whenever in doubt. (Run after ``_unusual``: no key is repeated.)"""
-    cdef const unsigned char *start = p + 11
-    cdef const unsigned char *end
-    cdef Py_ssize_t m, i, limit = n - 11
+    cdef Py_ssize_t m, i, end
+    cdef int flags = 0
     if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
         return False
-    end = <const unsigned char *>memchr(start, c'"', limit if limit < 128 else 128)
-    if end == NULL:
+    end = _string_end(p, n, 11, &flags)
+    if end < 0 or flags & _ESCAPED:
         return False
-    m = end - start
-    if memchr(start, c'\\', m) != NULL:
-        return False
+    m = end - 11
     for i in range(_N_METHODS):
-        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], start, m) == 0:
+        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
             return False
     return True
 
