@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in result["guard"]:
         where = f" ({c['worst_case']})" if c["worst_case"] else ""
         verdict = "ok" if c["ok"] else "FAIL" if c["enforced"] else "missed, advisory"
-        print(f"  [{verdict}] {c['op']}: {c['check']}: {c['value']:.2f}{where}")
+        print(f"  [{verdict}] {c['op']}: {c['check']}: {c['value']:.3f}{where}")
     if not args.no_save:
         print(f"bench_guard: results in {_bench.save(result, str(args.results_dir), 'guard')}")
     print(f"bench_guard: {'ok' if ok else 'FAIL'}")
