@@ -1071,24 +1071,14 @@ cdef inline bint _exponent_shaped(const unsigned char *p, Py_ssize_t n,
 
 
 cdef bint _exponent_outside_strings(const unsigned char *p, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i = 0, j, k
-    cdef int d
-    cdef const unsigned char *q
+    cdef Py_ssize_t i = 0
+    cdef int flags = 0
     while i < n:
         if p[i] == 34:  # skip the string
-            j = i + 1
-            while True:
-                q = <const unsigned char *>memchr(p + j, 34, n - j)
-                if q == NULL:
-                    return False
-                k = q - p
-                d = 0
-                while p[k - 1 - d] == 92:
-                    d += 1
-                if not (d & 1):
-                    break
-                j = k + 1
-            i = k + 1
+            i = _string_end(p, n, i + 1, &flags)
+            if i < 0:
+                return False
+            i += 1
             continue
         if p[i] == 101 and i + 1 < n and 48 <= p[i + 1] <= 57 and i > 0 and 48 <= p[i - 1] <= 57:
             return True
