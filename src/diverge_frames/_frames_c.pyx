@@ -172,7 +172,7 @@ cdef extern from *:
        of the whole body is checked beforehand (DF_SSE2 is 0). */
     #define DF_SSE2 0
     static CYTHON_INLINE Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
-                                           Py_ssize_t j, int *flags) {
+                                                  Py_ssize_t j, int *flags) {
         Py_ssize_t start = j, k, d;
         const unsigned char *q;
         for (;;) {
