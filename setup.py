@@ -8,7 +8,7 @@ packages do. ``DIVERGE_FRAMES_NO_EXTENSIONS=1`` skips the extension on purpose;
 import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
@@ -52,10 +52,14 @@ def extensions():
             raise
         print("WARNING: Cython not found; installing pure Python", file=sys.stderr)
         return []
-    return cythonize(
+    extension = Extension(
+        "diverge_frames._frames_c",
         ["src/diverge_frames/_frames_c.pyx"],
-        compiler_directives={"language_level": "3"},
+        # The C scanners it includes: a change there rebuilds the extension.
+        depends=["src/diverge_frames/_scan.h"],
+        include_dirs=["src/diverge_frames"],
     )
+    return cythonize([extension], compiler_directives={"language_level": "3"})
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -62,188 +62,25 @@ cdef extern from "Python.h":
     void *_str_data "PyUnicode_DATA"(PyObject *o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
-cdef extern from *:
-    """
-    #ifdef Py_GIL_DISABLED
-    #define DIVERGE_FRAMES_GIL_DISABLED 1
-    #else
-    #define DIVERGE_FRAMES_GIL_DISABLED 0
-    #endif
-    """
-    const bint DIVERGE_FRAMES_GIL_DISABLED
-
-cdef extern from *:
-    """
-    /* df_string_end(p, n, j, &flags): the index of the quote that closes the JSON
-       string whose content starts at p[j], or -1 when it is not closed. Adds 1 to flags
-       when the string holds a backslash, 2 when it may hold a byte >= 0x80 (with SSE2
-       an escaped byte counts; elsewhere it is not looked at: one >= 0x80 makes a bad
-       escape, which msgspec rejects). Linear in the string's length whatever its
-       escapes. */
-    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
-    /* SSE2 (every x86-64): 16 bytes a step, escapes included; a JSON key or a short
-       value is one step. */
-    #include <emmintrin.h>
-    #ifdef _MSC_VER
-    #include <intrin.h>
-    static CYTHON_INLINE unsigned df_lowest_bit(unsigned m) {
-        unsigned long at; _BitScanForward(&at, m); return (unsigned)at;
-    }
-    #else
-    #define df_lowest_bit(m) ((unsigned)__builtin_ctz(m))
-    #endif
-    #define DF_SSE2 1
-    #define DF_ODD 0xAAAAAAAAAAAAAAAAULL
-    /* Of a 16-byte block's backslashes bs (bit i: byte i), and *carry (1 when the
-       block's first byte is escaped by the block before): the bytes a backslash
-       escapes; *carry is set for the next block. simdjson's escape scanner: a run of
-       backslashes escapes the byte after it when its length is odd, found for every
-       run at once by one subtraction. (Checked against a byte-by-byte scan for all
-       2^16 masks and both carries.) */
-    static CYTHON_INLINE uint64_t df_escaped(uint64_t bs, unsigned *carry) {
-        uint64_t first = *carry;
-        uint64_t potential = bs & ~first;
-        uint64_t code = (((potential << 1) | DF_ODD) - potential) ^ DF_ODD;
-        uint64_t escape = code & bs;
-        *carry = (unsigned)((escape >> 15) & 1u);
-        return (code ^ (bs | first)) & 0xFFFFu;
-    }
-    /* The end of the string in a block: masks of its quotes q, backslashes b and bytes
-       >= 0x80 hi (bit i: byte j + i). Returns the index of the closing quote and sets
-       flags, or -1 when the block holds none (flags then updated for the whole block). */
-    static CYTHON_INLINE Py_ssize_t df_block_end(Py_ssize_t j, unsigned q, unsigned b,
-                                                 unsigned hi, unsigned *carry,
-                                                 unsigned *high, int *flags) {
-        unsigned before;
-        if (b | *carry) q &= ~(unsigned)df_escaped(b, carry);
-        if (!q) {
-            *high |= hi;
-            if (b) *flags |= 1;
-            return -1;
-        }
-        before = (q & (0u - q)) - 1u;  /* the bytes before the first unescaped quote */
-        *high |= hi & before;
-        if (b & before) *flags |= 1;
-        if (*high) *flags |= 2;
-        return j + (Py_ssize_t)df_lowest_bit(q);
-    }
-    static CYTHON_INLINE Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
-                                                  Py_ssize_t j, int *flags) {
-        const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C);
-        unsigned high = 0, carry = 0, q, b, hi, off;
-        Py_ssize_t end;
-        __m128i v;
-        while (j + 16 <= n) {
-            v = _mm_loadu_si128((const __m128i *)(p + j));
-            q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
-            b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash));
-            hi = (unsigned)_mm_movemask_epi8(v);
-            end = df_block_end(j, q, b, hi, &carry, &high, flags);
-            if (end >= 0) return end;
-            j += 16;
-        }
-        if (j >= n) return -1;
-        if (n >= 16) {  /* the rest: the body's last 16 bytes, those before j shifted out */
-            off = (unsigned)(j - (n - 16));
-            v = _mm_loadu_si128((const __m128i *)(p + n - 16));
-            q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) >> off;
-            b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) >> off;
-            hi = (unsigned)_mm_movemask_epi8(v) >> off;
-            return df_block_end(j, q, b, hi, &carry, &high, flags);
-        }
-        for (; j < n; j++) {  /* a body under 16 bytes */
-            if (carry) {
-                carry = 0;
-            } else if (p[j] == 0x22) {
-                if (high) *flags |= 2;
-                return j;
-            } else if (p[j] == 0x5C) {
-                *flags |= 1;
-                carry = 1;
-                continue;
-            }
-            high |= p[j] & 0x80u;
-        }
-        return -1;
-    }
-    #else
-    /* Elsewhere memchr finds the quote (one with an odd run of backslashes before it
-       is escaped), then looks for a backslash before it; flags never gets 2: the UTF-8
-       of the whole body is checked beforehand (DF_SSE2 is 0). */
-    #define DF_SSE2 0
-    static CYTHON_INLINE Py_ssize_t df_string_end(const unsigned char *p, Py_ssize_t n,
-                                                  Py_ssize_t j, int *flags) {
-        Py_ssize_t start = j, k, d;
-        const unsigned char *q;
-        for (;;) {
-            q = (const unsigned char *)memchr(p + j, 0x22, (size_t)(n - j));
-            if (q == NULL) return -1;
-            k = q - p;
-            for (d = 0; k - 1 - d >= start && p[k - 1 - d] == 0x5C; d++) {}
-            if (!(d & 1)) break;
-            j = k + 1;
-        }
-        if (memchr(p + start, 0x5C, (size_t)(k - start)) != NULL) *flags |= 1;
-        return k;
-    }
-    #endif
-    """
+cdef extern from "_scan.h":
+    # The byte scanners, in C (see the header for each one's contract).
+    const bint _GIL_DISABLED "DF_GIL_DISABLED"
+    const bint _SSE2 "DF_SSE2"
+    int _ESCAPED "DF_ESCAPED"
+    int _HIGH "DF_HIGH"
+    unsigned char _NEEDS_ESCAPE "DF_NEEDS_ESCAPE"
+    unsigned char _NON_ASCII "DF_NON_ASCII"
+    bint _valid_utf8 "df_valid_utf8"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     Py_ssize_t _string_end "df_string_end"(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
                                            int *flags) noexcept nogil
-    const bint _SSE2 "DF_SSE2"
-
-cdef extern from *:
-    """
-    /* df_e_digit(p, n, i): the first index k >= i where p[k] is 'e' (0x65) and p[k + 1]
-       an ASCII digit, or -1. With SSE2 16 bytes a step (the last step overlapping the
-       one before), else 8 (SWAR). */
-    static CYTHON_INLINE Py_ssize_t df_e_digit(const unsigned char *p, Py_ssize_t n, Py_ssize_t i) {
-    #if DF_SSE2
-        const __m128i e = _mm_set1_epi8(0x65);
-        const __m128i below = _mm_set1_epi8(0x2F), above = _mm_set1_epi8(0x3A);
-        while (i + 17 <= n) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-            __m128i w = _mm_loadu_si128((const __m128i *)(p + i + 1));
-            /* signed compares: a byte >= 0x80 is below '0' */
-            __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
-            unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
-            if (m) return i + (Py_ssize_t)df_lowest_bit(m);
-            i += 16;
-        }
-        if (n >= 17 && i + 1 < n) {  /* the rest in one step that overlaps the last */
-            Py_ssize_t base = n - 17;
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + base));
-            __m128i w = _mm_loadu_si128((const __m128i *)(p + base + 1));
-            __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
-            unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
-            m &= 0xFFFFu << (unsigned)(i - base);  /* only k >= i */
-            return m ? base + (Py_ssize_t)df_lowest_bit(m) : -1;
-        }
-    #else
-        const uint64_t high = 0x8080808080808080ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
-        uint64_t word, next, x, low, hits;
-        Py_ssize_t k;
-        while (i + 9 <= n) {
-            memcpy(&word, p + i, 8);
-            memcpy(&next, p + i + 1, 8);
-            x = word ^ 0x6565656565656565ULL;        /* high bit: byte == 'e' */
-            hits = ~(((x & low7) + low7) | x) & high;
-            low = next & low7;                       /* high bit: byte is a digit */
-            hits &= (low + 0x5050505050505050ULL) & ~(low + 0x4646464646464646ULL) & ~next;
-            if (hits) {
-                for (k = i; k < i + 8; k++)
-                    if (p[k] == 0x65 && p[k + 1] >= 0x30 && p[k + 1] <= 0x39) return k;
-            }
-            i += 8;
-        }
-    #endif
-        for (; i + 1 < n; i++)
-            if (p[i] == 0x65 && p[i + 1] >= 0x30 && p[i + 1] <= 0x39) return i;
-        return -1;
-    }
-    """
     Py_ssize_t _e_digit "df_e_digit"(const unsigned char *p, Py_ssize_t n,
                                      Py_ssize_t i) noexcept nogil
+    unsigned char _copy_checked "df_copy_checked"(unsigned char *d, const unsigned char *s,
+                                                  Py_ssize_t m, unsigned char also) noexcept nogil
+    bint _has_blob_key "df_has_blob_key"(const unsigned char *p, Py_ssize_t n) noexcept nogil
+    Py_ssize_t _find "df_find"(const unsigned char *p, Py_ssize_t start, Py_ssize_t end,
+                               const unsigned char *needle, Py_ssize_t k) noexcept nogil
+
 
 cdef int _NOTIFICATION = 0
 cdef int _RESULT = 0
@@ -355,55 +192,6 @@ cdef _Split _split(object payload):
     s.size = size - 1
     s.body = PyMemoryView_FromMemory(data + 1, size - 1, PyBUF_READ)
     return s
-
-
-cdef bint _valid_utf8(const unsigned char *p, Py_ssize_t n) noexcept nogil:
-    """UTF-8 as Rust's ``str`` accepts it (no overlongs, surrogates or > U+10FFFF);
-    eight ASCII bytes at a time."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char c, c1
-    cdef uint64_t word
-    while i < n:
-        if i + 8 <= n:
-            memcpy(&word, p + i, 8)
-            if (word & 0x8080808080808080ULL) == 0:
-                i += 8
-                continue
-        c = p[i]
-        if c < 0x80:
-            i += 1
-        elif c < 0xC2:
-            return False
-        elif c < 0xE0:
-            if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
-                return False
-            i += 2
-        elif c < 0xF0:
-            if i + 2 >= n:
-                return False
-            c1 = p[i + 1]
-            if (c1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80:
-                return False
-            if (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 >= 0xA0):
-                return False
-            i += 3
-        elif c < 0xF5:
-            if i + 3 >= n:
-                return False
-            c1 = p[i + 1]
-            if (c1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (p[i + 3] & 0xC0) != 0x80:
-                return False
-            if (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 >= 0x90):
-                return False
-            i += 4
-        else:
-            return False
-    return True
-
-
-cdef enum:
-    _ESCAPED = 1  # flags of _string_end: a string holds a backslash
-    _HIGH = 2     # a string holds a byte >= 0x80
 
 
 cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
@@ -575,7 +363,7 @@ def decode_read_resource(payload):
                 return value
         if _unusual(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
-        if n < _SPLICE_BODY and not _has_blob_key(<const char *>p, n):
+        if n < _SPLICE_BODY and not _has_blob_key(p, n):
             # every item must be text: decode straight to the public types
             try:
                 value = _text_result_decoder(body)
@@ -604,17 +392,6 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return decode_exact(body, tag, "ErrorData", exc)
 
 
-cdef bint _has_blob_key(const char *p, Py_ssize_t n):
-    """Whether ``"blob"`` occurs in ``p[:n]``: a branch-free loop that the C compiler
-    vectorizes (16 bytes a step with SSE2)."""
-    cdef unsigned char hit = 0
-    cdef Py_ssize_t i
-    for i in range(n - 5):
-        hit |= ((p[i] == c'"') & (p[i + 1] == c'b') & (p[i + 2] == c'l') & (p[i + 3] == c'o')
-                & (p[i + 4] == c'b') & (p[i + 5] == c'"'))
-    return hit
-
-
 cdef object _text_result(object value):
     """An all-text ``_TextReadResourceResultWire`` as the public ReadResourceResult
     (rmcp's ``ttlMs`` clamp to 0)."""
@@ -626,21 +403,6 @@ cdef object _text_result(object value):
         ttl_ms = 0
     return _Result(result_type=value.result_type, ttl_ms=ttl_ms, cache_scope=value.cache_scope,
                    contents=value.contents, meta=value.meta)
-
-
-cdef Py_ssize_t _find(const char *p, Py_ssize_t start, Py_ssize_t end, const char *needle,
-                      Py_ssize_t k):
-    """Index of ``needle`` (``k`` bytes) in ``p[start:end]``, or -1."""
-    cdef const char *q
-    while start + k <= end:
-        q = <const char *>memchr(p + start, needle[0], end - start - k + 1)
-        if q == NULL:
-            return -1
-        start = q - p
-        if memcmp(q, needle, k) == 0:
-            return start
-        start += 1
-    return -1
 
 
 cdef object _plain_str(const char *s, Py_ssize_t m):
@@ -720,7 +482,8 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
     cdef char *out
     cdef Py_buffer view
     while True:
-        k = _find(p, i, min(n, i + _SPLICE_WINDOW), b'"blob":"', 8)
+        k = _find(<const unsigned char *>p, i, min(n, i + _SPLICE_WINDOW),
+                  <const unsigned char *>b'"blob":"', 8)
         if k < 0:
             break
         v = k + 8
@@ -837,7 +600,7 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
     GIL (free-threaded CPython), or if the buffer is in use, ``_tagged`` does it."""
     global _scratch
     buf = _scratch
-    if DIVERGE_FRAMES_GIL_DISABLED or buf is None:
+    if _GIL_DISABLED or buf is None:
         return _tagged(encode, value, tag)
     _scratch = None
     try:
@@ -1021,27 +784,6 @@ cdef object _spliced_encode(object value):
         return None  # a NUL the marks do not explain: let msgspec's output stand
     memcpy(out + at, sk + start, n - start)
     return result
-
-
-cdef enum:
-    _NEEDS_ESCAPE = 0x01  # a control byte, a backslash or the extra byte asked about
-    _NON_ASCII = 0x80
-
-
-cdef inline unsigned char _copy_checked(unsigned char *d, const unsigned char *s,
-                                        Py_ssize_t m, unsigned char also) noexcept nogil:
-    """Copy ``s[:m]`` to ``d`` and say what was seen: ``_NEEDS_ESCAPE`` for a byte a JSON
-    string cannot hold as is (below 0x20, a backslash, or ``also``: the quote when
-    encoding, the backslash again when the quote is known not to be there), and
-    ``_NON_ASCII``. One pass, which the C compiler vectorizes."""
-    cdef unsigned char bad = 0, high = 0, c
-    cdef Py_ssize_t i
-    for i in range(m):
-        c = s[i]
-        d[i] = c
-        bad |= (c < 0x20) | (c == 0x5C) | (c == also)
-        high |= c
-    return bad | (high & _NON_ASCII)
 
 
 cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:

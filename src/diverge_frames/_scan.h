@@ -1,0 +1,309 @@
+/* Byte scanners of the compiled hot path (_frames_c.pyx), in plain C.
+ *
+ * Each function reads a byte range and allocates nothing; none touches Python
+ * objects, so the header also compiles on its own (tests/c/test_scan.c checks every
+ * function against a byte-by-byte reference, once with SSE2 and once with
+ * -DDF_SCALAR).
+ *
+ * Paths: SSE2 on every x86-64 compiler (GCC, Clang, MSVC), 16 bytes a step; elsewhere
+ * (arm64, and x86-64 built with -DDF_SCALAR) memchr and 8-byte SWAR words. DF_SSE2 says
+ * which one was compiled; the callers rely on it (see df_string_end's flags).
+ */
+#ifndef DF_SCAN_H
+#define DF_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ portability */
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define DF_INLINE static __inline
+#else
+#define DF_INLINE static inline
+#endif
+
+/* Indexes and lengths: the width of Py_ssize_t on every platform CPython supports. */
+typedef ptrdiff_t df_ssize;
+
+#if !defined(DF_SCALAR) && (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64))
+#define DF_SSE2 1
+#include <emmintrin.h>
+#else
+#define DF_SSE2 0
+#endif
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+DF_INLINE unsigned df_lowest_bit(unsigned m) {
+    unsigned long at;
+    _BitScanForward(&at, m);
+    return (unsigned)at;
+}
+#else
+#define df_lowest_bit(m) ((unsigned)__builtin_ctz(m))
+#endif
+
+/* Free-threaded CPython (3.13t, 3.14t): set when Python.h was included first. */
+#ifdef Py_GIL_DISABLED
+#define DF_GIL_DISABLED 1
+#else
+#define DF_GIL_DISABLED 0
+#endif
+
+/* Flags of df_string_end. */
+#define DF_ESCAPED 1 /* the string holds a backslash */
+#define DF_HIGH 2    /* the string may hold a byte >= 0x80 (SSE2 only) */
+
+/* Bits of df_copy_checked's answer. */
+#define DF_NEEDS_ESCAPE 0x01 /* a control byte, a backslash or the extra byte asked about */
+#define DF_NON_ASCII 0x80
+
+/* ------------------------------------------------------------------ UTF-8 */
+
+/* Whether p[:n] is UTF-8 as Rust's str accepts it (no overlong forms, no surrogates,
+   nothing above U+10FFFF); eight ASCII bytes at a time. */
+DF_INLINE int df_valid_utf8(const unsigned char *p, df_ssize n) {
+    df_ssize i = 0;
+    unsigned char c, c1;
+    uint64_t word;
+    while (i < n) {
+        if (i + 8 <= n) {
+            memcpy(&word, p + i, 8);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        c = p[i];
+        if (c < 0x80) {
+            i += 1;
+        } else if (c < 0xC2) {
+            return 0;
+        } else if (c < 0xE0) {
+            if (i + 1 >= n || (p[i + 1] & 0xC0) != 0x80) return 0;
+            i += 2;
+        } else if (c < 0xF0) {
+            if (i + 2 >= n) return 0;
+            c1 = p[i + 1];
+            if ((c1 & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80) return 0;
+            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return 0;
+            i += 3;
+        } else if (c < 0xF5) {
+            if (i + 3 >= n) return 0;
+            c1 = p[i + 1];
+            if ((c1 & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80 || (p[i + 3] & 0xC0) != 0x80)
+                return 0;
+            if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) return 0;
+            i += 4;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ JSON strings */
+
+/* df_string_end(p, n, j, &flags): the index of the quote that closes the JSON string
+   whose content starts at p[j], or -1 when it is not closed. Adds DF_ESCAPED to flags
+   when the string holds a backslash, DF_HIGH when it may hold a byte >= 0x80 (with
+   SSE2 an escaped byte counts; without, bytes >= 0x80 are not looked at: the caller
+   checks the UTF-8 of the whole body instead). Linear in the string's length whatever
+   its escapes. */
+#if DF_SSE2
+
+#define DF_ODD 0xAAAAAAAAAAAAAAAAULL
+
+/* Of a 16-byte block's backslashes bs (bit i: byte i), and *carry (1 when the block's
+   first byte is escaped by the block before): the bytes a backslash escapes; *carry is
+   set for the next block. simdjson's escape scanner: a run of backslashes escapes the
+   byte after it when its length is odd, found for every run at once by one
+   subtraction. */
+DF_INLINE uint64_t df_escaped(uint64_t bs, unsigned *carry) {
+    uint64_t first = *carry;
+    uint64_t potential = bs & ~first;
+    uint64_t code = (((potential << 1) | DF_ODD) - potential) ^ DF_ODD;
+    uint64_t escape = code & bs;
+    *carry = (unsigned)((escape >> 15) & 1u);
+    return (code ^ (bs | first)) & 0xFFFFu;
+}
+
+/* The end of the string in a block: masks of its quotes q, backslashes b and bytes
+   >= 0x80 hi (bit i: byte j + i). Returns the index of the closing quote and sets
+   flags, or -1 when the block holds none (flags then updated for the whole block). */
+DF_INLINE df_ssize df_block_end(df_ssize j, unsigned q, unsigned b, unsigned hi,
+                                unsigned *carry, unsigned *high, int *flags) {
+    unsigned before;
+    if (b | *carry) q &= ~(unsigned)df_escaped(b, carry);
+    if (!q) {
+        *high |= hi;
+        if (b) *flags |= DF_ESCAPED;
+        return -1;
+    }
+    before = (q & (0u - q)) - 1u; /* the bytes before the first unescaped quote */
+    *high |= hi & before;
+    if (b & before) *flags |= DF_ESCAPED;
+    if (*high) *flags |= DF_HIGH;
+    return j + (df_ssize)df_lowest_bit(q);
+}
+
+DF_INLINE df_ssize df_string_end(const unsigned char *p, df_ssize n, df_ssize j, int *flags) {
+    const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C);
+    unsigned high = 0, carry = 0, q, b, hi, off;
+    df_ssize end;
+    __m128i v;
+    while (j + 16 <= n) {
+        v = _mm_loadu_si128((const __m128i *)(p + j));
+        q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
+        b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash));
+        hi = (unsigned)_mm_movemask_epi8(v);
+        end = df_block_end(j, q, b, hi, &carry, &high, flags);
+        if (end >= 0) return end;
+        j += 16;
+    }
+    if (j >= n) return -1;
+    if (n >= 16) { /* the rest: the body's last 16 bytes, those before j shifted out */
+        off = (unsigned)(j - (n - 16));
+        v = _mm_loadu_si128((const __m128i *)(p + n - 16));
+        q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) >> off;
+        b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) >> off;
+        hi = (unsigned)_mm_movemask_epi8(v) >> off;
+        return df_block_end(j, q, b, hi, &carry, &high, flags);
+    }
+    for (; j < n; j++) { /* a body under 16 bytes */
+        if (carry) {
+            carry = 0;
+        } else if (p[j] == 0x22) {
+            if (high) *flags |= DF_HIGH;
+            return j;
+        } else if (p[j] == 0x5C) {
+            *flags |= DF_ESCAPED;
+            carry = 1;
+            continue;
+        }
+        high |= p[j] & 0x80u;
+    }
+    return -1;
+}
+
+#else /* !DF_SSE2 */
+
+/* memchr finds a quote (one with an odd run of backslashes before it is escaped), then
+   memchr looks for a backslash before it; flags never gets DF_HIGH. */
+DF_INLINE df_ssize df_string_end(const unsigned char *p, df_ssize n, df_ssize j, int *flags) {
+    df_ssize start = j, k, d;
+    const unsigned char *q;
+    for (;;) {
+        q = (const unsigned char *)memchr(p + j, 0x22, (size_t)(n - j));
+        if (q == NULL) return -1;
+        k = q - p;
+        for (d = 0; k - 1 - d >= start && p[k - 1 - d] == 0x5C; d++) {
+        }
+        if (!(d & 1)) break;
+        j = k + 1;
+    }
+    if (memchr(p + start, 0x5C, (size_t)(k - start)) != NULL) *flags |= DF_ESCAPED;
+    return k;
+}
+
+#endif /* DF_SSE2 */
+
+/* ------------------------------------------------------------------ exponents */
+
+/* df_e_digit(p, n, i): the first index k >= i where p[k] is 'e' (0x65) and p[k + 1] an
+   ASCII digit, or -1. With SSE2 16 bytes a step (the last step overlapping the one
+   before), else 8 (SWAR). */
+DF_INLINE df_ssize df_e_digit(const unsigned char *p, df_ssize n, df_ssize i) {
+#if DF_SSE2
+    const __m128i e = _mm_set1_epi8(0x65);
+    const __m128i below = _mm_set1_epi8(0x2F), above = _mm_set1_epi8(0x3A);
+    __m128i v, w, digit;
+    unsigned m;
+    while (i + 17 <= n) {
+        v = _mm_loadu_si128((const __m128i *)(p + i));
+        w = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        /* signed compares: a byte >= 0x80 is below '0' */
+        digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
+        m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
+        if (m) return i + (df_ssize)df_lowest_bit(m);
+        i += 16;
+    }
+    if (n >= 17 && i + 1 < n) { /* the rest in one step that overlaps the last */
+        df_ssize base = n - 17;
+        v = _mm_loadu_si128((const __m128i *)(p + base));
+        w = _mm_loadu_si128((const __m128i *)(p + base + 1));
+        digit = _mm_and_si128(_mm_cmpgt_epi8(w, below), _mm_cmplt_epi8(w, above));
+        m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, e), digit));
+        m &= 0xFFFFu << (unsigned)(i - base); /* only k >= i */
+        return m ? base + (df_ssize)df_lowest_bit(m) : -1;
+    }
+#else
+    const uint64_t high = 0x8080808080808080ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t word, next, x, low, hits;
+    df_ssize k;
+    while (i + 9 <= n) {
+        memcpy(&word, p + i, 8);
+        memcpy(&next, p + i + 1, 8);
+        x = word ^ 0x6565656565656565ULL; /* high bit: byte == 'e' */
+        hits = ~(((x & low7) + low7) | x) & high;
+        low = next & low7; /* high bit: byte is a digit */
+        hits &= (low + 0x5050505050505050ULL) & ~(low + 0x4646464646464646ULL) & ~next;
+        if (hits) {
+            for (k = i; k < i + 8; k++)
+                if (p[k] == 0x65 && p[k + 1] >= 0x30 && p[k + 1] <= 0x39) return k;
+        }
+        i += 8;
+    }
+#endif
+    for (; i + 1 < n; i++)
+        if (p[i] == 0x65 && p[i + 1] >= 0x30 && p[i + 1] <= 0x39) return i;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ copies and searches */
+
+/* Copy s[:m] to d and say what was seen: DF_NEEDS_ESCAPE for a byte a JSON string
+   cannot hold as is (below 0x20, a backslash, or `also`: the quote when encoding, the
+   backslash again when the quote is known not to be there), and DF_NON_ASCII. One
+   branch-free pass, which C compilers vectorize. */
+DF_INLINE unsigned char df_copy_checked(unsigned char *d, const unsigned char *s, df_ssize m,
+                                        unsigned char also) {
+    unsigned char bad = 0, high = 0, c;
+    df_ssize i;
+    for (i = 0; i < m; i++) {
+        c = s[i];
+        d[i] = c;
+        bad |= (unsigned char)((c < 0x20) | (c == 0x5C) | (c == also));
+        high |= c;
+    }
+    return (unsigned char)(bad | (high & DF_NON_ASCII));
+}
+
+/* Whether `"blob"` (quotes included) occurs in p[:n]: a branch-free loop that C
+   compilers vectorize. */
+DF_INLINE int df_has_blob_key(const unsigned char *p, df_ssize n) {
+    unsigned char hit = 0;
+    df_ssize i;
+    for (i = 0; i + 5 < n; i++)
+        hit |= (unsigned char)((p[i] == '"') & (p[i + 1] == 'b') & (p[i + 2] == 'l') &
+                               (p[i + 3] == 'o') & (p[i + 4] == 'b') & (p[i + 5] == '"'));
+    return hit;
+}
+
+/* The index of needle (k bytes, k >= 1) in p[start:end], or -1. */
+DF_INLINE df_ssize df_find(const unsigned char *p, df_ssize start, df_ssize end,
+                           const unsigned char *needle, df_ssize k) {
+    const unsigned char *q;
+    while (start + k <= end) {
+        q = (const unsigned char *)memchr(p + start, needle[0], (size_t)(end - start - k + 1));
+        if (q == NULL) return -1;
+        start = q - p;
+        if (memcmp(q, needle, (size_t)k) == 0) return start;
+        start += 1;
+    }
+    return -1;
+}
+
+#endif /* DF_SCAN_H */
