@@ -54,10 +54,10 @@ from typing import Any
 
 import msgspec
 
-from . import _frames_py
+from . import _frames_py, _wire
 from . import types as t
-from ._shared import encoder as _encoder
-from ._shared import notification_encoder as _notification_encoder
+from ._wire import encoder as _encoder
+from ._wire import notification_encoder as _notification_encoder
 
 try:
     from . import _frames_c
@@ -209,7 +209,7 @@ def _floor(case: Case) -> tuple[Op, Op]:
     if case.kind == "error":
         decoder: Any = msgspec.json.Decoder(t.ErrorData)
     elif case.kind == "result":
-        decoder = msgspec.json.Decoder(t._ReadResourceResultWire)
+        decoder = msgspec.json.Decoder(_wire.ReadResourceResultWire)
     else:
         try:
             msgspec.json.Decoder(t.TypedNotification).decode(case.body)
@@ -490,7 +490,7 @@ def memory_check(blob_mib: int = 64) -> dict[str, Any]:
     if _frames_c is not None:
         paths["compiled"] = _frames_c.decode_read_resource
     body = memoryview(payload)[1:]
-    paths["msgspec"] = lambda _: msgspec.json.Decoder(t._ReadResourceResultWire).decode(body)
+    paths["msgspec"] = lambda _: msgspec.json.Decoder(_wire.ReadResourceResultWire).decode(body)
     out: dict[str, Any] = {"blob_bytes": blob_len, "frame_bytes": len(payload), "paths": {}}
     for name, decode in paths.items():
         gc.collect()

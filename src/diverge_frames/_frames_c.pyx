@@ -12,7 +12,7 @@ errors. What only the compiled path does, all for speed and none visible:
   method goes straight to the custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key is decoded straight to the public types;
 * in a large read-resource body each long plain ``"blob":"..."`` string is built into a
-  ``str`` directly and cut out before msgspec (and ``_unusual``) see the rest
+  ``str`` directly and cut out before msgspec (and ``_needs_exact``) see the rest
   (``_spliced_result``); a blob whose end is not in sight is read once, its end looked
   for while it is copied (``_long_plain_str``);
 * a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
@@ -30,20 +30,14 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize,
                             PyBytes_GET_SIZE)
 from cpython.ref cimport PyObject
-from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memmove
 
 import msgspec
 
+from . import _wire as w
 from . import types as t
-from ._shared import (
-    decode_custom,
-    decode_exact,
-    encode_custom,
-    encoder,
-    fix_exponents,
-    notification_encoder,
-)
+from ._rmcp import decode_custom, decode_exact, encode_custom
+from ._serde_json import fix_exponents
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":
@@ -82,9 +76,9 @@ cdef extern from "_scan.h":
                                const unsigned char *needle, Py_ssize_t k) noexcept nogil
 
 
-cdef int _NOTIFICATION = 0
-cdef int _RESULT = 0
-cdef int _ERROR = 1
+cdef int _TAG_NOTIFICATION = 0
+cdef int _TAG_RESULT = 0
+cdef int _TAG_ERROR = 1
 #: A bytes payload up to this long is decoded from a copy of its body: one small
 #: allocation and memcpy cost less than a memoryview (and msgspec reads bytes fastest).
 cdef Py_ssize_t _COPY_LIMIT = 16384
@@ -98,22 +92,22 @@ cdef Py_ssize_t _SPLICE_PROBE = 65536
 #: How far past the start, or the previous blob, to look for the next ``"blob":"``.
 cdef Py_ssize_t _SPLICE_WINDOW = 4096
 
-cdef object _notification_decoder = msgspec.json.Decoder(t.TypedNotification).decode
-cdef object _custom_decoder = msgspec.json.Decoder(t.CustomNotification).decode
-cdef object _result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire).decode
-cdef object _text_result_decoder = msgspec.json.Decoder(t._TextReadResourceResultWire).decode
-cdef object _raw_blob_result_decoder = msgspec.json.Decoder(t._RawBlobReadResourceResultWire).decode
-cdef object _any_decoder = msgspec.json.Decoder().decode
-cdef object _error_decoder = msgspec.json.Decoder(t.ErrorData).decode
-cdef object _encode = encoder.encode
-cdef object _encode_notification = notification_encoder.encode
-cdef object _encode_into = encoder.encode_into
-cdef object _encode_notification_into = notification_encoder.encode_into
+cdef object _notification_decoder = w.notification_decoder.decode
+cdef object _custom_decoder = w.custom_decoder.decode
+cdef object _result_decoder = w.result_decoder.decode
+cdef object _text_result_decoder = w.text_result_decoder.decode
+cdef object _raw_blob_result_decoder = w.raw_blob_result_decoder.decode
+cdef object _any_decoder = w.any_decoder.decode
+cdef object _error_decoder = w.error_decoder.decode
+cdef object _encode = w.encoder.encode
+cdef object _encode_notification = w.notification_encoder.encode
+cdef object _encode_into = w.encoder.encode_into
+cdef object _encode_notification_into = w.notification_encoder.encode_into
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
 cdef Py_ssize_t _SCRATCH_KEEP = 16384
-cdef frozenset _TYPED = frozenset(t.TYPED_NOTIFICATIONS)
+cdef frozenset _TYPED = w.TYPED_CLASSES
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Raw = msgspec.Raw
@@ -126,17 +120,33 @@ cdef object _Result = t.ReadResourceResult
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
 cdef enum:
-    # Objects nested this deep or less are checked for duplicated keys (struct members).
-    _KEY_DEPTH = 3
-    # Keys remembered per object; an object with more is sent to the exact path.
+    # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
+    # _rmcp.STRUCT_DEPTH, _serde_json.MAX_DEPTH, MAX_PLAIN_DECIMAL_DIGITS and
+    # MAX_PLAIN_INTEGER_DIGITS.
+    _STRUCT_DEPTH = 3
+    _MAX_DEPTH = 127
+    _MAX_PLAIN_DECIMAL_DIGITS = 15
+    _MAX_PLAIN_INTEGER_DIGITS = 18
+    # Keys the pre-check remembers per object; an object with more takes the exact path.
     _KEYS = 16
+    # Room for the typed methods of the unknown-method shortcut.
+    _MAX_TYPED = 32
+
+#: The limits above, for the test that holds them equal to the rules'.
+LIMITS = {
+    "STRUCT_DEPTH": _STRUCT_DEPTH,
+    "MAX_DEPTH": _MAX_DEPTH,
+    "MAX_PLAIN_DECIMAL_DIGITS": _MAX_PLAIN_DECIMAL_DIGITS,
+    "MAX_PLAIN_INTEGER_DIGITS": _MAX_PLAIN_INTEGER_DIGITS,
+}
 
 # The typed methods as C strings, for the unknown-method shortcut.
-cdef list _METHODS = [cls.__struct_config__.tag.encode() for cls in t.TYPED_NOTIFICATIONS]
+cdef list _METHODS = [m.encode() for m in w.TYPED_METHODS]
 cdef Py_ssize_t _N_METHODS = len(_METHODS)
-cdef const char *_METHOD_PTR[32]
-cdef Py_ssize_t _METHOD_LEN[32]
-assert _N_METHODS <= 32
+cdef const char *_METHOD_PTR[_MAX_TYPED]
+cdef Py_ssize_t _METHOD_LEN[_MAX_TYPED]
+if _N_METHODS > _MAX_TYPED:
+    raise ImportError(f"{_N_METHODS} typed notifications: _MAX_TYPED ({_MAX_TYPED}) is too small")
 for _i, _m in enumerate(_METHODS):
     _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
     _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
@@ -194,21 +204,22 @@ cdef _Split _split(object payload):
     return s
 
 
-cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
-    """True when the body may decode differently with msgspec than with serde_json:
-    invalid UTF-8 (msgspec does not check what it skips), a key repeated in an object
-    nested three levels or less (or a key with an escape there), 128 levels of nesting,
-    or a number that is not plain (an exponent, more than 15 digits with a fraction, 17
-    without, ``-0``). The compiled twin of ``_shared.unusual``. With SSE2, in one pass:
+cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
+    """True when the body may decode differently with msgspec than with serde_json, so
+    that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what
+    it skips), a key repeated in an object nested ``_STRUCT_DEPTH`` levels or less (or a
+    key with an escape there, or more than ``_KEYS`` keys), ``_MAX_DEPTH + 1`` levels of
+    nesting, or a number that is not plain (an exponent, more digits than the plain
+    limits, ``-0``). The same contract as ``_frames_py._needs_exact``. With SSE2, in one pass:
     strings are skipped 16 bytes a step (``_string_end``) and only one holding a byte
     >= 0x80 is checked for UTF-8 (such a byte outside a string is unusual too); without,
     the UTF-8 of the whole body is checked first and memchr skips strings. When it says
     False and ``top_keys`` is not NULL, ``top_keys[0]`` is how many keys the top-level
     object has (0 when the body is no object)."""
     cdef Py_ssize_t i = 0, j, k, key = 0, key_end = 0
-    cdef Py_ssize_t key_at[_KEY_DEPTH + 1][_KEYS]
-    cdef Py_ssize_t key_len[_KEY_DEPTH + 1][_KEYS]
-    cdef int keys[_KEY_DEPTH + 1]
+    cdef Py_ssize_t key_at[_STRUCT_DEPTH + 1][_KEYS]
+    cdef Py_ssize_t key_len[_STRUCT_DEPTH + 1][_KEYS]
+    cdef int keys[_STRUCT_DEPTH + 1]
     cdef int depth = 0, m, d, flags = 0, key_flags = 0
     cdef unsigned char c
     if not _SSE2 and not _valid_utf8(p, n):
@@ -229,7 +240,7 @@ cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept
             i = k + 1
             continue
         if c == 58:  # ':'
-            if 1 <= depth <= _KEY_DEPTH:
+            if 1 <= depth <= _STRUCT_DEPTH:
                 if key_flags & _ESCAPED:
                     return True
                 m = <int>(key_end - key)
@@ -243,9 +254,9 @@ cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept
                 keys[depth] += 1
         elif c == 123 or c == 91:  # '{' '['
             depth += 1
-            if depth >= 128:
+            if depth > _MAX_DEPTH:
                 return True
-            if 1 <= depth <= _KEY_DEPTH:
+            if 1 <= depth <= _STRUCT_DEPTH:
                 keys[depth] = 0
         elif c == 125 or c == 93:  # '}' ']'
             depth -= 1
@@ -261,9 +272,9 @@ cdef bint _unusual(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept
                 j = i
                 while i < n and 48 <= p[i] <= 57:
                     i += 1
-                if d + (i - j) > 15:
+                if d + (i - j) > _MAX_PLAIN_DECIMAL_DIGITS:
                     return True
-            elif d >= 17 or (c == 45 and d == 1 and p[j] == 48):  # long, or -0
+            elif d > _MAX_PLAIN_INTEGER_DIGITS or (c == 45 and d == 1 and p[j] == 48):  # or -0
                 return True
             if i < n and (p[i] | 32) == 101:  # 'e' 'E'
                 return True
@@ -292,8 +303,8 @@ def decode_notification(payload):
         body = s.body
         p = s.data
         n = s.size
-    if tag == _NOTIFICATION:
-        if _unusual(p, n, NULL):
+    if tag == _TAG_NOTIFICATION:
+        if _needs_exact(p, n, NULL):
             return decode_exact(body, tag, "ServerNotification")
         if _unknown_method(p, n):
             return _decode_custom(body, tag)
@@ -303,7 +314,7 @@ def decode_notification(payload):
             return decode_custom(body, tag)
         except (_DecodeError, RecursionError) as exc:
             return decode_exact(body, tag, "ServerNotification", exc)
-    if tag == _ERROR:
+    if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
 
@@ -311,7 +322,7 @@ def decode_notification(payload):
 cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
     ``m`` (no escapes) is no typed notification's method: a typed attempt could only
-    fail. False whenever in doubt. (Run after ``_unusual``: no key is repeated.)"""
+    fail. False whenever in doubt. (Run after ``_needs_exact``: no key is repeated.)"""
     cdef Py_ssize_t m, i, end
     cdef int flags = 0
     if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
@@ -328,7 +339,7 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
 
 cdef object _decode_custom(object body, int tag):
     """rmcp's ``CustomNotification`` for a method no typed class has:
-    ``_shared.decode_custom`` inlined for the common case (``params`` without
+    ``_rmcp.decode_custom`` inlined for the common case (``params`` without
     ``_meta``); it handles the rest, errors included."""
     try:
         value = _custom_decoder(body)
@@ -356,12 +367,12 @@ def decode_read_resource(payload):
         body = s.body
         p = s.data
         n = s.size
-    if tag == _RESULT:
+    if tag == _TAG_RESULT:
         if n >= _SPLICE_BODY:
             value = _spliced_result(<const char *>p, n)
             if value is not None:
                 return value
-        if _unusual(p, n, &top_keys):
+        if _needs_exact(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
         if n < _SPLICE_BODY and not _has_blob_key(p, n):
             # every item must be text: decode straight to the public types
@@ -378,13 +389,13 @@ def decode_read_resource(payload):
         except (_DecodeError, RecursionError) as exc:
             return decode_exact(body, tag, "ReadResourceResult", exc)
         return _result(wire, tag)
-    if tag == _ERROR:
+    if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "read-resource")
 
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
-    if _unusual(p, n, NULL):
+    if _needs_exact(p, n, NULL):
         return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder(body)
@@ -464,7 +475,7 @@ cdef object _long_plain_str(const char *s, Py_ssize_t avail, Py_ssize_t *length)
 
 cdef object _spliced_result(const char *p, Py_ssize_t n):
     """The blob fast path for a large read-resource body, or None. Runs before
-    ``_unusual``, which then reads only what is left (a few hundred bytes, not 1 MB).
+    ``_needs_exact``, which then reads only what is left (a few hundred bytes, not 1 MB).
 
     msgspec reads a long string about 2 GB/s; here each long ``"blob":"..."`` string
     with no escape is found with memchr, checked and built into a str in one vectorized
@@ -518,8 +529,8 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
         i = e
     memcpy(out + at, p + i, n - i)
     # The cuts were plain string content (valid UTF-8, no quote, backslash or control
-    # byte), which ``_unusual`` skips: it says of what is left what it says of the body.
-    if _unusual(<const unsigned char *>out, PyBytes_GET_SIZE(rest), NULL):
+    # byte), which ``_needs_exact`` skips: it says of what is left what it says of the body.
+    if _needs_exact(<const unsigned char *>out, PyBytes_GET_SIZE(rest), NULL):
         return None
     try:
         wire = _raw_blob_result_decoder(rest)
@@ -613,9 +624,9 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
 
 
 cdef enum:
-    _SMALL = 0      # a few short contents: the scratch buffer is the faster way
-    _LARGE = 1      # left to msgspec's own buffer, grown once and shrunk in place
-    _LONG_BLOB = 2  # a long ASCII blob: _spliced_encode
+    _SHAPE_SMALL = 0      # a few short contents: the scratch buffer is the faster way
+    _SHAPE_LARGE = 1      # left to msgspec's own buffer, grown once and shrunk in place
+    _SHAPE_LONG_BLOB = 2  # a long ASCII blob: _spliced_encode
 
 
 cdef int _result_shape(object value):
@@ -623,31 +634,31 @@ cdef int _result_shape(object value):
     contents = value.contents
     cdef Py_ssize_t size = 0
     cdef bint few
-    cdef int shape = _SMALL
+    cdef int shape = _SHAPE_SMALL
     if type(contents) is not list:
-        return _LARGE
+        return _SHAPE_LARGE
     few = len(contents) <= 4
     for item in contents:
         cls = type(item)
         if cls is _Blob:
             s = item.blob
             if type(s) is not str:
-                shape = _LARGE
+                shape = _SHAPE_LARGE
                 continue
             if PyUnicode_GET_LENGTH(s) >= _SPLICE_STRING and PyUnicode_IS_ASCII(s):
-                return _LONG_BLOB
+                return _SHAPE_LONG_BLOB
         elif cls is _Text:
             if not few:
                 continue  # only a blob can change the answer now
             s = item.text
             if type(s) is not str:
-                shape = _LARGE
+                shape = _SHAPE_LARGE
                 continue
         else:
-            shape = _LARGE
+            shape = _SHAPE_LARGE
             continue
         size += PyUnicode_GET_LENGTH(s)
-    return shape if few and size < 4096 else _LARGE
+    return shape if few and size < 4096 else _SHAPE_LARGE
 
 
 cdef object _tagged(object encode, object value, char tag):
@@ -697,11 +708,11 @@ def encode_read_resource(value):
     cdef bytes out
     if cls is _Result:
         shape = _result_shape(value)
-        if shape == _LONG_BLOB:
+        if shape == _SHAPE_LONG_BLOB:
             out = _spliced_encode(value)
             if out is not None:
                 return out
-        if shape == _SMALL:
+        if shape == _SHAPE_SMALL:
             out = _tagged_into(_encode_into, _encode, value, 0)
         else:
             out = _tagged(_encode, value, 0)

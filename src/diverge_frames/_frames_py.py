@@ -1,55 +1,213 @@
-"""The hot path in pure Python: tag split, dispatch to a cached decoder, encode.
+"""The hot path in pure Python: tag split, pre-check, dispatch to msgspec, encode.
 
-Twin of ``_frames_c.pyx``, kept alike line by line; both pass the same tests.
+The readable reference of the two twins; ``_frames_c.pyx`` does the same, with fast
+paths of its own (its docstring lists them). Both pass the same tests and give the
+same values, bytes and errors. Each holds its whole hot path; what both use lives in
+:mod:`._wire` (decoders and encoders), :mod:`._serde_json` and :mod:`._rmcp` (the
+rules).
+
+A body goes to msgspec's typed decoders unless :func:`_needs_exact` says msgspec might
+read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact reading
+(:func:`._rmcp.decode_exact`) decides.
 """
 
 from __future__ import annotations
 
+import json.scanner
+import threading
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
 
 from . import types as t
-from ._shared import (
-    decode_custom,
-    decode_exact,
-    encode_custom,
-    encoder,
+from ._rmcp import STRUCT_DEPTH, decode_custom, decode_exact, encode_custom, read_resource_result
+from ._serde_json import (
+    MAX_DEPTH,
+    MAX_PLAIN_DECIMAL_DIGITS,
+    MAX_PLAIN_INTEGER_DIGITS,
+    after_ws,
     exponent_candidate,
     fix_exponents,
-    notification_encoder,
-    unusual,
 )
-from .errors import EmptyFrameError, FrameBodyError, FrameError, UnknownTagError
+from ._wire import (
+    TYPED_CLASSES,
+    Payload,
+    encoder,
+    error_decoder,
+    notification_decoder,
+    notification_encoder,
+    result_decoder,
+)
+from .errors import EmptyFrameError, FrameError, UnknownTagError
 
-Payload = bytes | bytearray | memoryview
+__all__ = [
+    "decode_notification",
+    "encode_notification",
+    "decode_read_resource",
+    "encode_read_resource",
+]
 
-_NOTIFICATION = 0
-_RESULT = 0
-_ERROR = 1
-_TAG_NOTIFICATION = b"\x00"
-_TAG_RESULT = b"\x00"
-_TAG_ERROR = b"\x01"
+_TAG_NOTIFICATION = 0
+_TAG_RESULT = 0
+_TAG_ERROR = 1
+_TAG_NOTIFICATION_BYTE = b"\x00"
+_TAG_RESULT_BYTE = b"\x00"
+_TAG_ERROR_BYTE = b"\x01"
 #: Below this many bytes a ``bytes`` body is sliced (a small copy beats a memoryview).
 _SLICE_LIMIT = 512
 
-_notification_decoder = msgspec.json.Decoder(t.TypedNotification)
-_result_decoder = msgspec.json.Decoder(t._ReadResourceResultWire)
-_error_decoder = msgspec.json.Decoder(t.ErrorData)
+_decode_typed = notification_decoder.decode
+_decode_result = result_decoder.decode
+_decode_error_data = error_decoder.decode
 _encode = encoder.encode
 _encode_notification = notification_encoder.encode
-_TYPED = frozenset(t.TYPED_NOTIFICATIONS)
 _DecodeError = msgspec.DecodeError
 _ValidationError = msgspec.ValidationError
-_Text = t.TextResourceContents
-_Blob = t.BlobResourceContents
 _Result = t.ReadResourceResult
 _Custom = t.CustomNotification
 _ErrorData = t.ErrorData
-#: The pre-check that sends a body to the rmcp-exact path (see ``_shared``).
-_unusual = unusual
-#: The quick test for a float exponent msgspec wrote without rmcp's ``+``.
-_exponent_candidate = exponent_candidate
+
+
+# ------------------------------------------------------------------ the pre-check
+
+
+class _ScanState(threading.local):
+    """Per-thread stdlib JSON scanner that records number literals as it reads."""
+
+    def __init__(self) -> None:
+        self.ints: list[str] = []
+        self.floats: list[str] = []
+        context = SimpleNamespace(
+            strict=True,
+            object_hook=None,
+            object_pairs_hook=tuple,
+            parse_int=self.ints.append,
+            parse_float=self.floats.append,
+            parse_constant=self.floats.append,
+            memo={},
+        )
+        self.scan = _make_scanner(context)
+
+
+_scanner: Any = json.scanner  # typeshed lacks c_make_scanner / py_make_scanner
+_make_scanner = _scanner.c_make_scanner or _scanner.py_make_scanner
+_scan_state = _ScanState()
+#: Bodies longer than this are first scanned on a prefix of this many bytes.
+_PREFIX = 64 * 1024
+#: In a body longer than ``_PREFIX``, a ``"blob"`` value at least this long with no
+#: escape is left out of the scan (``_without_long_blobs``).
+_LONG_BLOB_CHARS = 4096
+
+
+def _needs_exact(body: Any) -> bool:
+    """True when ``body`` may decode differently with msgspec than with serde_json, so
+    that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what it
+    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less,
+    ``MAX_DEPTH + 1`` levels of nesting, or a number that is not plain (an exponent,
+    more digits than ``MAX_PLAIN_DECIMAL_DIGITS`` / ``MAX_PLAIN_INTEGER_DIGITS``, a
+    sign counted; ``-0``). False for a body that is not JSON: msgspec rejects it.
+
+    The same contract as ``_frames_c._needs_exact``, another method: the stdlib JSON
+    scanner reads the body once, keeping objects as tuples of pairs and the text of
+    every number.
+    """
+    state = _scan_state
+    ints, floats = state.ints, state.floats
+    if len(body) > _PREFIX:
+        # A prefix first: nesting too deep for this scanner shows there, without
+        # decoding (and allocating) the whole body.
+        try:
+            state.scan(str(body[:_PREFIX], "utf-8", "replace"), 0)
+        except RecursionError:
+            return True
+        except (StopIteration, ValueError):
+            pass
+    try:
+        text = str(body, "utf-8")
+    except UnicodeDecodeError:
+        return True  # msgspec does not check the UTF-8 of what it skips; serde mostly does
+    if len(text) > _PREFIX:
+        text = _without_long_blobs(text)
+    ints.clear()
+    floats.clear()
+    try:
+        tree = state.scan(text, after_ws(text, 0))[0]
+    except RecursionError:
+        return True
+    except (StopIteration, ValueError):
+        return False  # not JSON: msgspec rejects it, decode_exact confirms
+    if ints and (max(map(len, ints)) > MAX_PLAIN_INTEGER_DIGITS or "-0" in ints):
+        return True
+    if floats:
+        joined = "".join(floats)
+        if "e" in joined or "E" in joined or "N" in joined or "I" in joined:
+            return True
+        if max(map(len, floats)) > MAX_PLAIN_DECIMAL_DIGITS + 1:  # the point
+            return True
+    if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
+        return True
+    return _has_duplicate(tree, 1)
+
+
+def _without_long_blobs(text: str) -> str:
+    """``text`` with the content of each long ``"blob"`` string value without a
+    backslash left out (``"blob":""``), so that the scan does not copy a blob: the peak
+    memory of a decode stays near one blob, not two. What ``_needs_exact`` looks for is
+    unchanged: a string value takes no part in duplicate keys, numbers or nesting, and
+    the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
+    string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
+    the next ``"`` (no backslash before it) closes it. In text that is not JSON the cut
+    may change the verdict, harmlessly: msgspec rejects the body either way, and
+    ``decode_exact`` words the error."""
+    pieces = []
+    start = 0
+    at = text.find('"blob":"')
+    while at >= 0:
+        value = at + 8
+        end = text.find('"', value)
+        if end < 0:
+            break
+        if end - value >= _LONG_BLOB_CHARS and text.find("\\", value, end) < 0:
+            pieces.append(text[start:value])
+            start = end
+        at = text.find('"blob":"', end + 1)
+    if not pieces:
+        return text
+    pieces.append(text[start:])
+    return "".join(pieces)
+
+
+def _too_deep(tree: Any) -> bool:
+    """More than ``MAX_DEPTH`` levels of arrays/objects (tuples of pairs), without recursion."""
+    stack = [(tree, 1)] if type(tree) in (tuple, list) else []
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_DEPTH:
+            return True
+        children = (v for _, v in node) if type(node) is tuple else node
+        stack.extend((child, level + 1) for child in children if type(child) in (tuple, list))
+    return False
+
+
+def _has_duplicate(node: Any, depth: int) -> bool:
+    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH`` (tuples of pairs)."""
+    if type(node) is tuple:
+        if len(node) != len(dict(node)):
+            return True
+        children: Any = (value for _, value in node)
+    elif type(node) is list:
+        children = node
+    else:
+        return False
+    if depth < STRUCT_DEPTH:
+        for child in children:
+            if type(child) in (tuple, list) and _has_duplicate(child, depth + 1):
+                return True
+    return False
+
+
+# ------------------------------------------------------------------ the hot path
 
 
 def _split(payload: Payload) -> tuple[int, Any]:
@@ -92,16 +250,16 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     try:
         tag, body = _split(payload)
         try:
-            if tag == _NOTIFICATION:
-                if _unusual(body):
+            if tag == _TAG_NOTIFICATION:
+                if _needs_exact(body):
                     return decode_exact(body, tag, "ServerNotification")
                 try:
-                    return _notification_decoder.decode(body)
+                    return _decode_typed(body)
                 except _ValidationError:
                     return decode_custom(body, tag)
                 except (_DecodeError, RecursionError) as exc:
                     return decode_exact(body, tag, "ServerNotification", exc)
-            if tag == _ERROR:
+            if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
             raise UnknownTagError(tag, "notifications")
         finally:
@@ -116,15 +274,15 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
     try:
         tag, body = _split(payload)
         try:
-            if tag == _RESULT:
-                if _unusual(body):
+            if tag == _TAG_RESULT:
+                if _needs_exact(body):
                     return decode_exact(body, tag, "ReadResourceResult")
                 try:
-                    wire = _result_decoder.decode(body)
+                    wire = _decode_result(body)
                 except (_DecodeError, RecursionError) as exc:
                     return decode_exact(body, tag, "ReadResourceResult", exc)
-                return _result(wire, tag)
-            if tag == _ERROR:
+                return read_resource_result(wire, tag)
+            if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
             raise UnknownTagError(tag, "read-resource")
         finally:
@@ -136,60 +294,27 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    if _unusual(body):
+    if _needs_exact(body):
         return decode_exact(body, tag, "ErrorData")
     try:
-        return _error_decoder.decode(body)
+        return _decode_error_data(body)
     except (_DecodeError, RecursionError) as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 
-def _result(wire: Any, tag: int) -> t.ReadResourceResult:
-    """rmcp's untagged ``ResourceContents``: text when ``text`` is a string, else blob
-    when ``blob`` is; rmcp's ``ttlMs`` clamp to 0."""
-    contents: list[t.ResourceContents] = []
-    for index, item in enumerate(wire.contents):
-        if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
-        elif type(item.blob) is str:
-            contents.append(
-                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
-            )
-        else:
-            raise FrameBodyError(
-                tag,
-                "ReadResourceResult",
-                "data did not match any variant of untagged enum ResourceContents"
-                " (no string `text` or `blob`)",
-                f"$.contents[{index}]",
-            )
-    ttl_ms = wire.ttl_ms
-    if ttl_ms is not None and ttl_ms < 0:
-        ttl_ms = 0
-    return _Result(
-        result_type=wire.result_type,
-        ttl_ms=ttl_ms,
-        cache_scope=wire.cache_scope,
-        contents=contents,
-        meta=wire.meta,
-    )
-
-
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     cls = type(value)
-    if cls in _TYPED:
-        out = _TAG_NOTIFICATION + _encode_notification(value)
+    if cls in TYPED_CLASSES:
+        out = _TAG_NOTIFICATION_BYTE + _encode_notification(value)
     elif cls is _ErrorData:
-        out = _TAG_ERROR + _encode(value)
+        out = _TAG_ERROR_BYTE + _encode(value)
     elif cls is _Custom:
-        out = _TAG_NOTIFICATION + encode_custom(value)  # type: ignore[arg-type]
+        out = _TAG_NOTIFICATION_BYTE + encode_custom(value)  # type: ignore[arg-type]
     else:
         raise TypeError(
             f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
         )
-    if _exponent_candidate(out):
+    if exponent_candidate(out):
         return fix_exponents(out)
     return out
 
@@ -197,13 +322,13 @@ def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
 def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
     cls = type(value)
     if cls is _Result:
-        out = _TAG_RESULT + _encode(value)
+        out = _TAG_RESULT_BYTE + _encode(value)
     elif cls is _ErrorData:
-        out = _TAG_ERROR + _encode(value)
+        out = _TAG_ERROR_BYTE + _encode(value)
     else:
         raise TypeError(
             f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
         )
-    if _exponent_candidate(out):
+    if exponent_candidate(out):
         return fix_exponents(out)
     return out

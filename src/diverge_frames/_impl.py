@@ -1,13 +1,17 @@
 """Pick the hot path: the compiled one when it imports, unless
-``DIVERGE_FRAMES_NO_EXTENSIONS`` is set to a non-empty value."""
+``DIVERGE_FRAMES_NO_EXTENSIONS`` is set to a non-empty value or the interpreter is not
+CPython (the extension is built for CPython's C API only).
+
+The only module that imports the pure-Python twin."""
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Protocol
 
 from . import _frames_py
-from ._frames_py import Payload
+from ._wire import Payload
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
 
@@ -21,7 +25,9 @@ class _HotPath(Protocol):
     def encode_read_resource(self, value: ReadResourceResult | ErrorData) -> bytes: ...
 
 
-NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
+NO_EXTENSIONS = (
+    bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS")) or sys.implementation.name != "cpython"
+)
 
 frames: _HotPath = _frames_py
 IMPLEMENTATION = "python"

@@ -12,8 +12,8 @@ empty payload. For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
-from ._frames_py import Payload
 from ._impl import frames as _frames
+from ._wire import Payload
 
 __all__ = [
     "Request",

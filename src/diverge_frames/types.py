@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-import msgspec
-from msgspec import UNSET, Meta, Raw, Struct, UnsetType, field
+from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 __all__ = [
     "I32",
@@ -100,7 +99,33 @@ class _Wire(Struct, omit_defaults=True, rename="camel", kw_only=True):
     """Base of every wire struct: camelCase names, ``None`` defaults not written."""
 
 
-# --------------------------------------------------------------------------- params
+# ------------------------------------------------------------------------------ bases
+
+
+class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"):
+    """A typed MCP server notification; its ``method`` is its tag."""
+
+    @property
+    def method(self) -> str:
+        """The JSON-RPC ``method`` this notification is sent with."""
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
+
+class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
+    """Params of a notification rmcp 3.1 does not type (it keeps them as
+    ``CustomNotification``): typed here only when they fit exactly, so that writing
+    them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
+
+    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
+
+    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
+
+    def __post_init__(self) -> None:
+        if self.meta is None:
+            self.meta = UNSET
+
+
+# ----------------------------------------------------------------------- list changed
 
 
 class NotificationParams(_Wire, kw_only=True):
@@ -113,6 +138,32 @@ class NotificationParams(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
+class _ListChanged(_Notification):
+    """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
+    only when ``_meta`` is present."""
+
+    params: NotificationParams | None = None
+
+    def __post_init__(self) -> None:
+        if self.params is not None and self.params.meta is None:
+            self.params = None
+
+
+class ResourceListChangedNotification(_ListChanged, tag="notifications/resources/list_changed"):
+    """MCP ``ResourceListChangedNotification``; rmcp ``ResourceListChangedNotification``."""
+
+
+class ToolListChangedNotification(_ListChanged, tag="notifications/tools/list_changed"):
+    """MCP ``ToolListChangedNotification``; rmcp ``ToolListChangedNotification``."""
+
+
+class PromptListChangedNotification(_ListChanged, tag="notifications/prompts/list_changed"):
+    """MCP ``PromptListChangedNotification``; rmcp ``PromptListChangedNotification``."""
+
+
+# -------------------------------------------------------------------------- cancelled
+
+
 class CancelledNotificationParam(_Wire, kw_only=True):
     """MCP ``CancelledNotification.params``; rmcp ``CancelledNotificationParam``.
 
@@ -122,6 +173,22 @@ class CancelledNotificationParam(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
     reason: str | None = None
     request_id: RequestId | None = None
+
+
+class CancelledNotification(_Notification, kw_only=True, tag="notifications/cancelled"):
+    """MCP ``CancelledNotification``; rmcp ``CancelledNotification``.
+
+    ``params`` absent or ``null`` decodes as empty params and is written as ``{}``.
+    """
+
+    params: CancelledNotificationParam | None = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            self.params = CancelledNotificationParam()
+
+
+# --------------------------------------------------------------------------- progress
 
 
 class ProgressNotificationParam(_Wire, kw_only=True):
@@ -138,6 +205,15 @@ class ProgressNotificationParam(_Wire, kw_only=True):
     total: float | None = None
 
 
+class ProgressNotification(_Notification, kw_only=True, tag="notifications/progress"):
+    """MCP ``ProgressNotification``; rmcp ``ProgressNotification``."""
+
+    params: ProgressNotificationParam
+
+
+# ---------------------------------------------------------------------------- logging
+
+
 class LoggingMessageNotificationParam(_Wire, kw_only=True):
     """MCP ``LoggingMessageNotification.params``; rmcp ``LoggingMessageNotificationParam``.
 
@@ -150,11 +226,31 @@ class LoggingMessageNotificationParam(_Wire, kw_only=True):
     logger: str | None = None
 
 
+class LoggingMessageNotification(_Notification, kw_only=True, tag="notifications/message"):
+    """MCP ``LoggingMessageNotification``; rmcp ``LoggingMessageNotification``."""
+
+    params: LoggingMessageNotificationParam
+
+
+# ------------------------------------------------------------------- resource updated
+
+
 class ResourceUpdatedNotificationParam(_Wire, kw_only=True):
     """MCP ``ResourceUpdatedNotification.params``; rmcp ``ResourceUpdatedNotificationParam``."""
 
     meta: _Meta = field(default=None, name="_meta")
     uri: str
+
+
+class ResourceUpdatedNotification(
+    _Notification, kw_only=True, tag="notifications/resources/updated"
+):
+    """MCP ``ResourceUpdatedNotification``; rmcp ``ResourceUpdatedNotification``."""
+
+    params: ResourceUpdatedNotificationParam
+
+
+# ---------------------------------------------------------------------- subscriptions
 
 
 class SubscriptionFilter(_Wire, kw_only=True):
@@ -171,6 +267,50 @@ class SubscriptionsAcknowledgedNotificationParams(_Wire, kw_only=True):
 
     meta: _Meta = field(default=None, name="_meta")
     notifications: SubscriptionFilter
+
+
+class SubscriptionsAcknowledgedNotification(
+    _Notification, tag="notifications/subscriptions/acknowledged"
+):
+    """MCP ``SubscriptionsAcknowledgedNotification`` (spec 2026-07-28, SEP-2575)."""
+
+    params: SubscriptionsAcknowledgedNotificationParams
+
+
+# ------------------------------------------------------------------------------ tasks
+
+
+class TaskStatusNotificationParams(_Exact, kw_only=True):
+    """MCP ``TaskStatusNotificationParams`` (spec 2025-11-25): ``NotificationParams & Task``.
+
+    ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
+    ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
+    """
+
+    created_at: str
+    last_updated_at: str
+    poll_interval: _ValueInt | UnsetType = UNSET
+    status: TaskStatus
+    status_message: str | UnsetType = UNSET
+    task_id: str
+    ttl: _ValueInt | None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for value in (self.poll_interval, self.ttl):
+            if type(value) is int and value > _U64_MAX:
+                raise ValueError("integer does not fit in 64 bits")
+
+
+class TaskStatusNotification(_Notification, kw_only=True, tag="notifications/tasks/status"):
+    """MCP ``TaskStatusNotification`` (spec 2025-11-25, ``notifications/tasks/status``).
+
+    rmcp 3.1 names its task notification ``notifications/tasks`` and types it as
+    :class:`TasksNotification`, a subclass of this one; each is written back with the
+    method it arrived with.
+    """
+
+    params: TaskStatusNotificationParams
 
 
 class DetailedTaskNotificationParams(_Wire, kw_only=True):
@@ -216,40 +356,13 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
                 setattr(self, name, None)
 
 
-class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
-    """Params of a notification rmcp 3.1 does not type (it keeps them as
-    ``CustomNotification``): typed here only when they fit exactly, so that writing
-    them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
+class TasksNotification(TaskStatusNotification, kw_only=True, tag="notifications/tasks"):
+    """rmcp 3.1 ``TaskStatusNotification`` (``notifications/tasks``, SEP-2663)."""
 
-    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
-
-    meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
-
-    def __post_init__(self) -> None:
-        if self.meta is None:
-            self.meta = UNSET
+    params: DetailedTaskNotificationParams  # type: ignore[assignment]
 
 
-class TaskStatusNotificationParams(_Exact, kw_only=True):
-    """MCP ``TaskStatusNotificationParams`` (spec 2025-11-25): ``NotificationParams & Task``.
-
-    ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
-    ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
-    """
-
-    created_at: str
-    last_updated_at: str
-    poll_interval: _ValueInt | UnsetType = UNSET
-    status: TaskStatus
-    status_message: str | UnsetType = UNSET
-    task_id: str
-    ttl: _ValueInt | None
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        for value in (self.poll_interval, self.ttl):
-            if type(value) is int and value > _U64_MAX:
-                raise ValueError("integer does not fit in 64 bits")
+# ------------------------------------------------------------------------ elicitation
 
 
 class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
@@ -258,105 +371,15 @@ class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
     elicitation_id: str
 
 
-# --------------------------------------------------------------------- notifications
-
-
-class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"):
-    """A typed MCP server notification; its ``method`` is its tag."""
-
-    @property
-    def method(self) -> str:
-        """The JSON-RPC ``method`` this notification is sent with."""
-        return self.__struct_config__.tag  # type: ignore[return-value]
-
-
-class CancelledNotification(_Notification, kw_only=True, tag="notifications/cancelled"):
-    """MCP ``CancelledNotification``; rmcp ``CancelledNotification``.
-
-    ``params`` absent or ``null`` decodes as empty params and is written as ``{}``.
-    """
-
-    params: CancelledNotificationParam | None = None
-
-    def __post_init__(self) -> None:
-        if self.params is None:
-            self.params = CancelledNotificationParam()
-
-
-class ProgressNotification(_Notification, kw_only=True, tag="notifications/progress"):
-    """MCP ``ProgressNotification``; rmcp ``ProgressNotification``."""
-
-    params: ProgressNotificationParam
-
-
-class LoggingMessageNotification(_Notification, kw_only=True, tag="notifications/message"):
-    """MCP ``LoggingMessageNotification``; rmcp ``LoggingMessageNotification``."""
-
-    params: LoggingMessageNotificationParam
-
-
-class ResourceUpdatedNotification(
-    _Notification, kw_only=True, tag="notifications/resources/updated"
-):
-    """MCP ``ResourceUpdatedNotification``; rmcp ``ResourceUpdatedNotification``."""
-
-    params: ResourceUpdatedNotificationParam
-
-
-class _ListChanged(_Notification):
-    """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
-    only when ``_meta`` is present."""
-
-    params: NotificationParams | None = None
-
-    def __post_init__(self) -> None:
-        if self.params is not None and self.params.meta is None:
-            self.params = None
-
-
-class ResourceListChangedNotification(_ListChanged, tag="notifications/resources/list_changed"):
-    """MCP ``ResourceListChangedNotification``; rmcp ``ResourceListChangedNotification``."""
-
-
-class ToolListChangedNotification(_ListChanged, tag="notifications/tools/list_changed"):
-    """MCP ``ToolListChangedNotification``; rmcp ``ToolListChangedNotification``."""
-
-
-class PromptListChangedNotification(_ListChanged, tag="notifications/prompts/list_changed"):
-    """MCP ``PromptListChangedNotification``; rmcp ``PromptListChangedNotification``."""
-
-
-class SubscriptionsAcknowledgedNotification(
-    _Notification, tag="notifications/subscriptions/acknowledged"
-):
-    """MCP ``SubscriptionsAcknowledgedNotification`` (spec 2026-07-28, SEP-2575)."""
-
-    params: SubscriptionsAcknowledgedNotificationParams
-
-
-class TaskStatusNotification(_Notification, kw_only=True, tag="notifications/tasks/status"):
-    """MCP ``TaskStatusNotification`` (spec 2025-11-25, ``notifications/tasks/status``).
-
-    rmcp 3.1 names its task notification ``notifications/tasks`` and types it as
-    :class:`TasksNotification`, a subclass of this one; each is written back with the
-    method it arrived with.
-    """
-
-    params: TaskStatusNotificationParams
-
-
-class TasksNotification(TaskStatusNotification, kw_only=True, tag="notifications/tasks"):
-    """rmcp 3.1 ``TaskStatusNotification`` (``notifications/tasks``, SEP-2663)."""
-
-    params: DetailedTaskNotificationParams  # type: ignore[assignment]
-
-
 class ElicitationCompleteNotification(
     _Notification, kw_only=True, tag="notifications/elicitation/complete"
 ):
     """MCP ``ElicitationCompleteNotification`` (spec 2025-11-25)."""
 
     params: ElicitationCompleteNotificationParams
+
+
+# --------------------------------------------------------------- custom and the union
 
 
 class CustomNotification(Struct, omit_defaults=True):
@@ -405,7 +428,7 @@ TypedNotification = (
 ServerNotification = TypedNotification | CustomNotification
 
 
-# --------------------------------------------------------------------- read resource
+# ---------------------------------------------------------------------- read resource
 
 
 class TextResourceContents(_Wire, kw_only=True):
@@ -449,6 +472,9 @@ class ReadResourceResult(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
+# ----------------------------------------------------------------------------- errors
+
+
 class ErrorData(_Wire, kw_only=False):
     """JSON-RPC error object; rmcp ``ErrorData``.
 
@@ -461,56 +487,3 @@ class ErrorData(_Wire, kw_only=False):
     code: I32
     message: str
     data: Any = None
-
-
-# ----------------------------------------------------------- private decode shapes
-
-
-class _ResourceContentsWire(_Wire, kw_only=True):
-    uri: str
-    mime_type: str | None = None
-    text: Any = UNSET
-    blob: Any = UNSET
-    meta: _Meta = field(default=None, name="_meta")
-
-
-class _ReadResourceResultWire(_Wire, kw_only=True):
-    result_type: str | None = None
-    ttl_ms: I64 | None = None
-    cache_scope: CacheScope | None = None
-    contents: list[_ResourceContentsWire]
-    meta: _Meta = field(default=None, name="_meta")
-
-
-class _TextReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose every item is text: decodes each item straight to
-    the public :class:`TextResourceContents` (the compiled path tries it first when the
-    body has no ``"blob"`` key)."""
-
-    result_type: str | None = None
-    ttl_ms: I64 | None = None
-    cache_scope: CacheScope | None = None
-    contents: list[TextResourceContents]
-    meta: _Meta = field(default=None, name="_meta")
-
-
-class _RawBlobContentsWire(_Wire, kw_only=True):
-    """``_ResourceContentsWire`` with ``blob`` kept as raw JSON (a view into the input),
-    so that the compiled path can tell which item a long blob it took out belongs to."""
-
-    uri: str
-    mime_type: str | None = None
-    text: Any = UNSET
-    blob: Raw | UnsetType = UNSET
-    meta: _Meta = field(default=None, name="_meta")
-
-
-class _RawBlobReadResourceResultWire(_Wire, kw_only=True):
-    result_type: str | None = None
-    ttl_ms: I64 | None = None
-    cache_scope: CacheScope | None = None
-    contents: list[_RawBlobContentsWire]
-    meta: _Meta = field(default=None, name="_meta")
-
-
-del msgspec

@@ -31,7 +31,7 @@ from rmcp_diff import (
     short,
 )
 
-from diverge_frames import _shared
+from diverge_frames import _rmcp
 from diverge_frames.errors import FrameBodyError
 
 FILES = sorted(VECTORS.glob("*.jsonl"))
@@ -104,7 +104,7 @@ def exact(case: Case) -> object:
         else "ReadResourceResult"
     )
     try:
-        return _shared.decode_exact(body, tag, expected)
+        return _rmcp.decode_exact(body, tag, expected)
     except FrameBodyError as exc:
         return exc
 

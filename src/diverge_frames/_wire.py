@@ -1,0 +1,134 @@
+"""The wire shapes the hot paths decode through, and every msgspec decoder and encoder,
+built once.
+
+Both twins and the rmcp-exact path take their decoders and encoders from here, so a
+decoder is never built twice and a shape is changed in one place. The public types are
+in :mod:`diverge_frames.types`; the structs here are private decode shapes that the
+hot paths turn into those types (see :func:`diverge_frames._rmcp.read_resource_result`).
+
+Encoders: results and errors are written as rmcp serializes them directly: struct
+fields in declared order, dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``).
+Notification params go through ``serde_json::to_value`` in rmcp, so every member comes
+out in sorted key order; the params structs declare their fields in that order
+(``tests/test_encoder_order.py`` checks it), so ``order="deterministic"`` writes what
+``"sorted"`` would without sorting struct fields again on every call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, Raw, UnsetType, field
+
+from . import types as t
+from .types import CacheScope, _Wire
+
+__all__ = [
+    "Payload",
+    "TYPED_CLASSES",
+    "TYPED_METHODS",
+    "ResourceContentsWire",
+    "ReadResourceResultWire",
+    "TextReadResourceResultWire",
+    "RawBlobReadResourceResultWire",
+    "notification_decoder",
+    "custom_decoder",
+    "result_decoder",
+    "text_result_decoder",
+    "raw_blob_result_decoder",
+    "error_decoder",
+    "any_decoder",
+    "encoder",
+    "notification_encoder",
+    "plain_encoder",
+]
+
+#: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
+Payload = bytes | bytearray | memoryview
+
+#: The typed notification classes, for the encoders' dispatch on ``type(value)``.
+TYPED_CLASSES: frozenset[type] = frozenset(t.TYPED_NOTIFICATIONS)
+#: Their methods (msgspec tags), in rmcp's order of trial.
+TYPED_METHODS: tuple[str, ...] = tuple(
+    str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+    for cls in t.TYPED_NOTIFICATIONS
+)
+
+_Meta = dict[str, Any] | None
+
+
+class ResourceContentsWire(_Wire, kw_only=True):
+    """One item of ``contents`` before rmcp's text-or-blob rule picks its class."""
+
+    uri: str
+    mime_type: str | None = None
+    text: Any = UNSET
+    blob: Any = UNSET
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class ReadResourceResultWire(_Wire, kw_only=True):
+    """A ``ReadResourceResult`` whose items are :class:`ResourceContentsWire`."""
+
+    result_type: str | None = None
+    ttl_ms: t.I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[ResourceContentsWire]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class TextReadResourceResultWire(_Wire, kw_only=True):
+    """A ``ReadResourceResult`` whose every item is text: decodes each item straight to
+    the public :class:`~diverge_frames.types.TextResourceContents` (the compiled path
+    tries it first when the body has no ``"blob"`` key)."""
+
+    result_type: str | None = None
+    ttl_ms: t.I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[t.TextResourceContents]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class RawBlobContentsWire(_Wire, kw_only=True):
+    """:class:`ResourceContentsWire` with ``blob`` kept as raw JSON (a view into the
+    input), so that the compiled path can tell which item a long blob it took out
+    belongs to."""
+
+    uri: str
+    mime_type: str | None = None
+    text: Any = UNSET
+    blob: Raw | UnsetType = UNSET
+    meta: _Meta = field(default=None, name="_meta")
+
+
+class RawBlobReadResourceResultWire(_Wire, kw_only=True):
+    """A ``ReadResourceResult`` whose items are :class:`RawBlobContentsWire`."""
+
+    result_type: str | None = None
+    ttl_ms: t.I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[RawBlobContentsWire]
+    meta: _Meta = field(default=None, name="_meta")
+
+
+# ------------------------------------------------------------------ decoders
+
+#: Straight into the public types: one struct per notification, not two.
+notification_decoder = msgspec.json.Decoder(t.TypedNotification)
+custom_decoder = msgspec.json.Decoder(t.CustomNotification)
+result_decoder = msgspec.json.Decoder(ReadResourceResultWire)
+text_result_decoder = msgspec.json.Decoder(TextReadResourceResultWire)
+raw_blob_result_decoder = msgspec.json.Decoder(RawBlobReadResourceResultWire)
+error_decoder = msgspec.json.Decoder(t.ErrorData)
+#: Any JSON value as plain Python.
+any_decoder = msgspec.json.Decoder()
+
+# ------------------------------------------------------------------ encoders
+
+#: Results, errors and custom notifications.
+encoder = msgspec.json.Encoder(order="deterministic")
+#: Typed notifications (see the module docstring for why "deterministic").
+notification_encoder = msgspec.json.Encoder(order="deterministic")
+#: Bodies rebuilt by the rmcp-exact path before the typed decoders read them.
+plain_encoder = msgspec.json.Encoder()
