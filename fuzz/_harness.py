@@ -34,10 +34,8 @@ from typing import Any
 
 import atheris
 
-# ``plain_json`` is shared with tests/test_properties.py.
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
-)
+# ``plain_json`` is shared with tests/test_properties.py: scripts/fuzz.sh puts tests/
+# on PYTHONPATH.
 from json_shapes import plain_json
 
 with atheris.instrument_imports(include=["diverge_frames"]):

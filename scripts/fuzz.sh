@@ -19,6 +19,8 @@ python="${PYTHON:-python}"
 work="${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/diverge-frames-fuzz.XXXXXX")}"
 mkdir -p "$work/artifacts"
 status=0
+# The harness shares its case shapes with the tests (tests/json_shapes.py).
+export PYTHONPATH="$root/tests${PYTHONPATH:+:$PYTHONPATH}"
 for channel in notifications read_resource; do
     for impl in ${FUZZ_IMPLS:-cython python}; do
         out="$work/$channel-$impl"

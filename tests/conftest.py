@@ -1,33 +1,57 @@
-"""Every test that takes ``frames`` runs against both hot paths, the aio-libs way."""
+"""Every test that takes ``frames`` runs against both hot paths, the aio-libs way.
+
+* ``frames``: the hot-path module under test, ``_frames_py`` then ``_frames_c``.
+* ``twins``: both modules at once, ``(_frames_py, _frames_c)``, for a test that
+  compares them (skipped, or failed under ``DIVERGE_FRAMES_REQUIRE_EXTENSIONS``, when
+  the extension is missing).
+* ``@pytest.mark.c_extension``: a test of the compiled module alone.
+* ``pytest --no-extensions``: the pure-Python twin alone (the compiled cases and the
+  ``c_extension`` tests skip), as on a platform without a compiler.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from types import ModuleType
 
+import helpers
 import pytest
 
 from diverge_frames import _frames_py
 
-try:
-    from diverge_frames import _frames_c
-except ImportError:  # pragma: no cover - pure-Python install
-    _frames_c = None
-
 DATA = Path(__file__).parent / "data"
 
-IMPLEMENTATIONS = {"python": _frames_py, "cython": _frames_c}
-#: Set DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1 (CI does) to fail rather than skip when the
-#: compiled module is missing.
-REQUIRE_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_REQUIRE_EXTENSIONS"))
+#: The two twins by name (``_frames_c`` is None when the extension did not build).
+IMPLEMENTATIONS = {"python": _frames_py, "cython": helpers._frames_c}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-extensions",
+        action="store_true",
+        help="test the pure-Python implementation alone",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "c_extension: a test of the compiled module alone")
+    helpers.NO_EXTENSIONS = bool(config.getoption("--no-extensions"))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("c_extension") is not None:
+        helpers.compiled()
 
 
 @pytest.fixture(params=["python", "cython"])
-def frames(request: pytest.FixtureRequest):
+def frames(request: pytest.FixtureRequest) -> ModuleType:
     """The hot-path module under test: ``_frames_py`` or ``_frames_c``."""
-    module = IMPLEMENTATIONS[request.param]
-    if module is None:
-        if REQUIRE_EXTENSIONS:
-            pytest.fail("the compiled extension diverge_frames._frames_c did not build")
-        pytest.skip("compiled extension not built")
-    return module
+    if request.param == "cython":
+        return helpers.compiled()
+    return _frames_py
+
+
+@pytest.fixture
+def twins(request: pytest.FixtureRequest) -> tuple[ModuleType, ModuleType]:
+    """Both hot-path modules, ``(_frames_py, _frames_c)``."""
+    return helpers.both()

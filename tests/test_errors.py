@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from helpers import CHANNELS, decoder
 
 import diverge_frames
 from diverge_frames import (
@@ -25,12 +26,6 @@ from diverge_frames import (
 )
 
 EDGE = Path(__file__).parent / "data" / "edge-cases"
-CHANNELS = ["notifications", "read-resource"]
-
-
-def _decode(frames: Any, channel: str) -> Any:
-    """The decode function of ``channel`` in the hot path ``frames``."""
-    return frames.decode_notification if channel == "notifications" else frames.decode_read_resource
 
 
 def _edge(name: str) -> bytes:
@@ -75,7 +70,7 @@ EMPTY = {
 @pytest.mark.parametrize("kind", sorted(EMPTY))
 def test_empty_payload(frames: Any, channel: str, kind: str) -> None:
     with pytest.raises(EmptyFrameError):
-        _decode(frames, channel)(EMPTY[kind])
+        decoder(frames, channel)(EMPTY[kind])
 
 
 # ------------------------------------------------------------------------ unknown tag
@@ -84,7 +79,7 @@ def test_empty_payload(frames: Any, channel: str, kind: str) -> None:
 @pytest.mark.parametrize("channel", CHANNELS)
 @pytest.mark.parametrize("body", [b"", b"{}", b'{"method":"x/y"}'])
 def test_every_other_tag_is_unknown(frames: Any, channel: str, body: bytes) -> None:
-    decode = _decode(frames, channel)
+    decode = decoder(frames, channel)
     for tag in range(2, 256):
         with pytest.raises(UnknownTagError) as info:
             decode(bytes([tag]) + body)
@@ -211,7 +206,7 @@ BAD_BODIES = {
 def test_bad_body(frames: Any, case: str) -> None:
     channel, payload, path, text, cause = BAD_BODIES[case]
     with pytest.raises(FrameBodyError) as info:
-        _decode(frames, channel)(payload)
+        decoder(frames, channel)(payload)
     error = info.value
     assert error.tag == payload[0]
     assert error.path == path
@@ -253,7 +248,7 @@ DEEP = {
 def test_deep_nesting_is_a_body_error(frames: Any, case: str) -> None:
     channel, payload = DEEP[case]
     with pytest.raises(FrameBodyError) as info:
-        _decode(frames, channel)(payload)
+        decoder(frames, channel)(payload)
     assert info.value.tag == payload[0]
     assert "nested too deeply" in str(info.value)
     assert isinstance(info.value.__cause__, RecursionError)
@@ -273,7 +268,7 @@ def test_params_nested_arrays_are_a_body_error(frames: Any) -> None:
 @pytest.mark.parametrize("payload", ["", "\x00{}", 0, 1.5, None, [0], {}, (0,)], ids=repr)
 def test_non_bytes_payload_is_a_type_error(frames: Any, channel: str, payload: Any) -> None:
     with pytest.raises(TypeError):
-        _decode(frames, channel)(payload)
+        decoder(frames, channel)(payload)
 
 
 # ----------------------------------------------------- buffer released after an error
@@ -294,7 +289,7 @@ def test_bytearray_can_be_resized_while_handling_the_error(
 
     def decode_then_reuse() -> None:
         try:
-            _decode(frames, channel)(buffer)
+            decoder(frames, channel)(buffer)
         except FrameError:
             buffer.extend(b"more")  # BufferError if the payload is still exported
             buffer.clear()

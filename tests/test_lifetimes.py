@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import outcome
 
 from diverge_frames import FrameError
 
@@ -70,13 +71,6 @@ def codec(frames: ModuleType, channel: str) -> tuple[Callable[[Any], Any], Calla
     if channel == "notifications":
         return frames.decode_notification, frames.encode_notification
     return frames.decode_read_resource, frames.encode_read_resource
-
-
-def outcome(decode: Callable[[Any], Any], payload: Any) -> Any:
-    try:
-        return decode(payload)
-    except FrameError as exc:
-        return exc
 
 
 def _corpus() -> list[tuple[str, bytes]]:

@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import outcome
 
 from diverge_frames import EmptyFrameError, FrameBodyError, FrameError
 from diverge_frames.types import ErrorData
@@ -49,14 +50,6 @@ MB = 1_000_000
 
 def decoder(frames: ModuleType, channel: str) -> Callable[[Any], Any]:
     return frames.decode_notification if channel == "notifications" else frames.decode_read_resource
-
-
-def outcome(decode: Callable[[Any], Any], payload: Any) -> Any:
-    """The decoded value, or the FrameError raised; anything else propagates."""
-    try:
-        return decode(payload)
-    except FrameError as exc:
-        return exc
 
 
 def per_byte_seconds(decode: Callable[[Any], Any], payload: bytes, runs: int = 3) -> float:

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import both, outcome, same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from json_shapes import has_duplicate_keys, plain_json
@@ -291,30 +292,6 @@ CHANNELS = {
 # ------------------------------------------------------------------ helpers
 
 
-def outcome(decode: Callable[[Any], Any], payload: Any) -> Any:
-    """The decoded value, or the FrameError raised; anything else propagates."""
-    try:
-        return decode(payload)
-    except FrameError as exc:
-        return exc
-
-
-def same(a: Any, b: Any, messages: bool = True) -> bool:
-    """Same value (and type), or the same error class (and message, unless
-    ``messages`` is false)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, FrameError):
-        return not messages or str(a) == str(b)
-    return bool(a == b)
-
-
-def both() -> tuple[ModuleType, ModuleType]:
-    if IMPLEMENTATIONS["cython"] is None:
-        pytest.skip("compiled extension not built")
-    return IMPLEMENTATIONS["python"], IMPLEMENTATIONS["cython"]
-
-
 # ------------------------------------------------------------------ properties
 
 
@@ -422,14 +399,14 @@ FUZZ_DUPLICATE_KEYS = [
 
 
 @pytest.mark.parametrize("payload", FUZZ_DUPLICATE_KEYS)
-def test_fuzz_finding_duplicate_keys(frames: ModuleType, payload: bytes) -> None:
+def test_fuzz_finding_duplicate_keys(
+    frames: ModuleType, twins: tuple[ModuleType, ModuleType], payload: bytes
+) -> None:
     assert has_duplicate_keys(payload[1:]) and not plain_json(payload[1:])
     value = frames.decode_notification(payload)
-    py, c = IMPLEMENTATIONS["python"], IMPLEMENTATIONS["cython"]
-    for other in (py, c):
-        if other is not None:
-            assert same(other.decode_notification(payload), value)
-            assert other.encode_notification(value) == frames.encode_notification(value)
+    for other in twins:
+        assert same(other.decode_notification(payload), value)
+        assert other.encode_notification(value) == frames.encode_notification(value)
     second = frames.encode_notification(
         frames.decode_notification(frames.encode_notification(value))
     )

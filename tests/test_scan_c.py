@@ -36,7 +36,18 @@ def test_scanners_match_reference(path: str, tmp_path: Path) -> None:
     binary = tmp_path / "test_scan"
     flags = ["-DDF_SCALAR"] if path == "DF_SCALAR" else []
     subprocess.run(
-        [*cc, "-O2", "-Wall", "-Werror", *flags, "-I", str(HEADER_DIR), str(SOURCE), "-o", str(binary)],
+        [
+            *cc,
+            "-O2",
+            "-Wall",
+            "-Werror",
+            *flags,
+            "-I",
+            str(HEADER_DIR),
+            str(SOURCE),
+            "-o",
+            str(binary),
+        ],
         check=True,
     )
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)

@@ -19,6 +19,7 @@ import typing
 from pathlib import Path
 from types import ModuleType
 
+import helpers
 import pytest
 
 from diverge_frames import _frames_py
@@ -31,7 +32,6 @@ except ImportError:  # pragma: no cover - pure-Python install
 #: The installed stub, next to the module it describes (so a wheel's is checked).
 STUB = Path(_frames_py.__file__).with_name("_frames_c.pyi")
 SAMPLE = Path(__file__).with_name("typing_sample.py")
-REQUIRE_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_REQUIRE_EXTENSIONS"))
 
 
 def _public_functions(module: ModuleType) -> dict[str, typing.Any]:
@@ -98,11 +98,8 @@ def test_stub_signature_is_the_pure_one(name: str) -> None:
     assert typing.get_type_hints(stub) == typing.get_type_hints(pure)
 
 
+@pytest.mark.c_extension
 def test_compiled_module_matches_the_stub() -> None:
-    if _frames_c is None:
-        if REQUIRE_EXTENSIONS:
-            pytest.fail("the compiled extension diverge_frames._frames_c did not build")
-        pytest.skip("compiled extension not built")
     compiled = _public_functions(_frames_c)
     stub = _load_stub()
     assert set(compiled) == set(_public_functions(_frames_py))
@@ -114,10 +111,8 @@ def test_compiled_module_matches_the_stub() -> None:
 
 @pytest.mark.parametrize("implementation", ["python", "cython"])
 def test_typing_sample_runs(implementation: str) -> None:
-    if implementation == "cython" and _frames_c is None:
-        if REQUIRE_EXTENSIONS:
-            pytest.fail("the compiled extension diverge_frames._frames_c did not build")
-        pytest.skip("compiled extension not built")
+    if implementation == "cython":
+        helpers.compiled()
     env = {k: v for k, v in os.environ.items() if k != "DIVERGE_FRAMES_NO_EXTENSIONS"}
     if implementation == "python":
         env["DIVERGE_FRAMES_NO_EXTENSIONS"] = "1"
