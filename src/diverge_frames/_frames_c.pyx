@@ -383,7 +383,7 @@ def decode_read_resource(payload):
             else:
                 if top_keys == 1:  # only ``contents`` (required; no escaped key here)
                     return _Result(contents=value.contents)
-                return _text_result(value)
+                return _public_result(value, value.contents)
         try:
             wire = _result_decoder(body)
         except (_DecodeError, RecursionError) as exc:
@@ -401,19 +401,6 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return _error_decoder(body)
     except (_DecodeError, RecursionError) as exc:
         return decode_exact(body, tag, "ErrorData", exc)
-
-
-cdef object _text_result(object value):
-    """An all-text ``_TextReadResourceResultWire`` as the public ReadResourceResult
-    (rmcp's ``ttlMs`` clamp to 0)."""
-    ttl_ms = value.ttl_ms
-    if (ttl_ms is None and value.result_type is None and value.cache_scope is None
-            and value.meta is None):
-        return _Result(contents=value.contents)
-    if ttl_ms is not None and ttl_ms < 0:
-        ttl_ms = 0
-    return _Result(result_type=value.result_type, ttl_ms=ttl_ms, cache_scope=value.cache_scope,
-                   contents=value.contents, meta=value.meta)
 
 
 cdef object _plain_str(const char *s, Py_ssize_t m):
@@ -477,7 +464,7 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
     """The blob fast path for a large read-resource body, or None. Runs before
     ``_needs_exact``, which then reads only what is left (a few hundred bytes, not 1 MB).
 
-    msgspec reads a long string about 2 GB/s; here each long ``"blob":"..."`` string
+    Here each long ``"blob":"..."`` string
     with no escape is found with memchr, checked and built into a str in one vectorized
     pass and a memcpy, and cut out of the JSON (leaving ``"blob":""``). msgspec decodes
     what is left with ``blob`` kept raw: a raw blob that points at a cut takes its str.
@@ -562,11 +549,7 @@ cdef object _spliced_result(const char *p, Py_ssize_t n):
         contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=blob, meta=item.meta))
     if used != len(cuts):
         return None  # a cut landed elsewhere (a _meta, an unknown member)
-    ttl_ms = wire.ttl_ms
-    if ttl_ms is not None and ttl_ms < 0:
-        ttl_ms = 0
-    return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
-                   contents=contents, meta=wire.meta)
+    return _public_result(wire, contents)
 
 
 cdef object _result(object wire, int tag):
@@ -591,16 +574,21 @@ cdef object _result(object wire, int tag):
                 " (no string `text` or `blob`)",
                 f"$.contents[{index}]",
             )
+    return _public_result(wire, contents)
+
+
+cdef object _public_result(object wire, list contents):
+    """The public ReadResourceResult of a decoded wire shape and its public ``contents``:
+    rmcp's ``ttlMs`` clamp to 0 (the compiled copy of ``_rmcp.read_resource_result``'s
+    rule; the tests hold both twins to the same values)."""
     ttl_ms = wire.ttl_ms
+    if (ttl_ms is None and wire.result_type is None and wire.cache_scope is None
+            and wire.meta is None):
+        return _Result(contents=contents)
     if ttl_ms is not None and ttl_ms < 0:
         ttl_ms = 0
-    return _Result(
-        result_type=wire.result_type,
-        ttl_ms=ttl_ms,
-        cache_scope=wire.cache_scope,
-        contents=contents,
-        meta=wire.meta,
-    )
+    return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
+                   contents=contents, meta=wire.meta)
 
 
 cdef object _tagged_into(object encode_into, object encode, object value, char tag):
@@ -730,7 +718,7 @@ def encode_read_resource(value):
 cdef object _spliced_encode(object value):
     """The blob fast path on encode: ``b"\\x00"`` + the JSON of a ReadResourceResult
     holding a long ASCII blob, or None for the general path. msgspec escapes a long
-    string about 2 GB/s; here the result is encoded with each long blob replaced by a
+    string a byte at a time; here the result is encoded with each long blob replaced by a
     one-byte mark, then each blob is copied in place of its mark while it is checked for
     a byte JSON must escape (any there: None). The bytes are those msgspec would write,
     for a value that does not change while it is encoded (a ``tzinfo`` in a ``_meta``
