@@ -77,7 +77,10 @@ class Request:
 
 
 def encode_request(request: Request | None = None) -> bytes:
-    """The payload of the notification ask: always ``b""``."""
+    """The payload of the notification ask (``request``, a :class:`Request` or None):
+    always ``b""``. Raises ``TypeError`` for anything else."""
+    if request is not None and type(request) is not Request:
+        raise TypeError(f"encode_request takes a Request or None, not {type(request).__name__}")
     return b""
 
 
