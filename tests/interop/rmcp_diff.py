@@ -23,7 +23,7 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -153,17 +153,26 @@ def from_report(report: dict[str, Any]) -> Outcome:
 # ------------------------------------------------------------------------------- ours
 
 
-def ours(frames: ModuleType, case: Case) -> Outcome:
+#: The buffer types a payload is decoded from: each must give the same outcome.
+PAYLOAD_TYPES: dict[str, Callable[[bytes], Any]] = {
+    "bytes": bytes,
+    "bytearray": bytearray,
+    "memoryview": memoryview,
+}
+
+
+def ours(frames: ModuleType, case: Case, payload_type: str = "bytes") -> Outcome:
     """Decode ``case`` with ``frames`` (``_frames_py`` or ``_frames_c``) and re-encode it.
 
-    Never raises: an exception that is not a FrameError is reported as ``crash``.
+    ``payload_type`` (a key of :data:`PAYLOAD_TYPES`) is the buffer the payload is handed
+    over in. Never raises: an exception that is not a FrameError is reported as ``crash``.
     """
     if case.channel == NOTIFICATIONS:
         decode, encode = frames.decode_notification, frames.encode_notification
     else:
         decode, encode = frames.decode_read_resource, frames.encode_read_resource
     try:
-        value = decode(case.payload)
+        value = decode(PAYLOAD_TYPES[payload_type](case.payload))
     except EmptyFrameError:
         return Outcome("empty")
     except UnknownTagError as exc:
@@ -341,11 +350,21 @@ def _from_source(line: dict[str, Any]) -> bytes:
     return payload
 
 
-def write_vectors(path: Path, pairs: Iterable[tuple[Case, Outcome]]) -> int:
-    """Write golden vectors (ASCII JSON, one per line); return how many."""
+def write_vectors(
+    path: Path,
+    pairs: Iterable[tuple[Case, Outcome]],
+    extras: Mapping[str, dict[str, Any]] | None = None,
+) -> int:
+    """Write golden vectors (ASCII JSON, one per line); return how many.
+
+    ``extras`` maps a case id to more members for its line (``read_vectors`` ignores
+    them; a mutation vector's seed and operations)."""
     count = 0
     with path.open("w", encoding="ascii", newline="\n") as fh:
         for case, rmcp in pairs:
-            fh.write(json.dumps(vector_line(case, rmcp), ensure_ascii=True) + "\n")
+            line = vector_line(case, rmcp)
+            if extras is not None:
+                line.update(extras.get(case.id, {}))
+            fh.write(json.dumps(line, ensure_ascii=True) + "\n")
             count += 1
     return count
