@@ -5,14 +5,17 @@ Usage::
     python scripts/check_dist_contents.py SDIST WHEEL [WHEEL ...]
 
 The wheel: the modules, the compiled extension, ``py.typed``, the stub of the compiled
-module and the sample capture; no C or Cython source, no tests. The sdist: the package
-with its ``.pyx`` (not the C Cython writes from it), the tests and what they read,
-``MANIFEST.in``; no compiled objects, no build junk. Prints each archive's file count
-and exits 1 listing every problem found.
+module and the sample capture; no C or Cython source, no tests, no benchmarks, and no
+module that imports a package the wheel does not depend on (the benchmark matrix's
+peers: mcp, pydantic, orjson). The sdist: the package with its ``.pyx`` (not the C
+Cython writes from it), the tests and what they read, ``MANIFEST.in``; no compiled
+objects, no build junk. Prints each archive's file count and exits 1 listing every
+problem found.
 """
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import sys
 import tarfile
@@ -23,6 +26,7 @@ PACKAGE = "diverge_frames"
 WHEEL_REQUIRED = [
     f"{PACKAGE}/__init__.py",
     f"{PACKAGE}/_frames_py.py",
+    f"{PACKAGE}/_capture_bench.py",
     f"{PACKAGE}/_frames_c.*.so|{PACKAGE}/_frames_c.*.pyd",
     f"{PACKAGE}/_frames_c.pyi",
     f"{PACKAGE}/py.typed",
@@ -30,7 +34,18 @@ WHEEL_REQUIRED = [
     "*.dist-info/METADATA",
     "*.dist-info/entry_points.txt",
 ]
-WHEEL_FORBIDDEN = ["*.c", "*.pyx", "*.pxd", "*.html", "*.py[cod]", "tests/*", "*.egg-info/*"]
+WHEEL_FORBIDDEN = [
+    "*.c",
+    "*.pyx",
+    "*.pxd",
+    "*.html",
+    "*.py[cod]",
+    "tests/*",
+    "benchmarks/*",
+    "*.egg-info/*",
+]
+#: Top-level packages no module of the wheel may import: the benchmark matrix's peers.
+WHEEL_FORBIDDEN_IMPORTS = {"mcp", "mcp_types", "pydantic", "pydantic_core", "orjson"}
 
 SDIST_REQUIRED = [
     "PKG-INFO",
@@ -74,6 +89,29 @@ def _problems(kind: str, names: list[str], required: list[str], forbidden: list[
     return out
 
 
+def _imported(source: bytes) -> set[str]:
+    """Top-level names of the modules that ``source`` imports (absolute imports)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def wheel_import_problems(path: str) -> list[str]:
+    """A line per module of the wheel that imports a :data:`WHEEL_FORBIDDEN_IMPORTS`."""
+    out = []
+    with zipfile.ZipFile(path) as whl:
+        for name in whl.namelist():
+            if name.endswith((".py", ".pyi")):
+                bad = _imported(whl.read(name)) & WHEEL_FORBIDDEN_IMPORTS
+                if bad:
+                    out.append(f"wheel {path}: {name} imports {', '.join(sorted(bad))}")
+    return out
+
+
 def sdist_names(path: str) -> list[str]:
     """Member files of an sdist, without the leading ``name-version/``."""
     with tarfile.open(path) as tar:
@@ -99,6 +137,7 @@ def main(argv: list[str]) -> int:
         names = wheel_names(wheel)
         print(f"{wheel}: {len(names)} files")
         problems += _problems(f"wheel {wheel}", names, WHEEL_REQUIRED, WHEEL_FORBIDDEN)
+        problems += wheel_import_problems(wheel)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -587,23 +587,6 @@ def test_usage_errors(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
         assert "usage:" in err
 
 
-def test_bench_passes_its_arguments_through(
-    capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from diverge_frames import _bench
-
-    calls: list[list[str]] = []
-
-    def fake_main(argv: list[str]) -> int:
-        calls.append(argv)
-        return 3
-
-    monkeypatch.setattr(_bench, "main", fake_main)
-    assert run(capsysbinary, "bench", "--quick", "--json", "x")[0] == 3
-    assert run(capsysbinary, "bench")[0] == 3
-    assert calls == [["--quick", "--json", "x"], []]
-
-
 def test_console_script_entry_point() -> None:
     from importlib.metadata import entry_points
 

@@ -1,9 +1,9 @@
 """Command line: ``python -m diverge_frames`` (console script ``diverge-frames``).
 
 ``encode`` turns JSON values (one per line) into a capture of channel frames;
-``decode`` prints each frame of a capture as one JSON line; ``bench`` runs the
-benchmarks (:mod:`diverge_frames._bench`). The capture format is described in
-:mod:`diverge_frames.capture` and ``docs/capture-format.md``.
+``decode`` prints each frame of a capture as one JSON line; ``bench`` times decode and
+encode of the frames of a capture (:mod:`diverge_frames._capture_bench`). The capture
+format is described in :mod:`diverge_frames.capture` and ``docs/capture-format.md``.
 
 Bad input (a malformed capture line, bad base64, an unknown kind, a frame that does not
 decode, a sequence violation) stops the command: what came before it has been written
@@ -340,21 +340,17 @@ def _parser() -> argparse.ArgumentParser:
         help=f"capture file (- for stdin; default: the {SAMPLE} shipped in the package)",
     )
     sub.add_parser(
-        "bench", help="run the benchmarks (bench --help for its options)", add_help=False
+        "bench",
+        help="time decode and encode of a capture's frames (bench --help for its options)",
+        add_help=False,
     )
     return parser
 
 
 def _bench(argv: list[str]) -> int:
-    try:
-        from . import _bench as bench
-    except ModuleNotFoundError as exc:  # pragma: no cover - partial install
-        if exc.name != f"{__package__}._bench":
-            raise
-        print("diverge-frames: bench is not available in this install", file=sys.stderr)
-        return 1
-    status = bench.main(argv)
-    return int(status or 0)
+    from . import _capture_bench
+
+    return _capture_bench.main(argv, _frames)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,539 @@
+"""The benchmark matrix: ``python -m benchmarks.matrix`` (from the repository's root).
+
+Decode and encode of every case of :mod:`benchmarks.cases` (synthetic frames, the real
+corpus, long texts, fresh payloads) by every implementation of
+:mod:`benchmarks.peers` (ours compiled and pure Python, msgspec alone, mcp-types,
+orjson) and by rmcp itself (:mod:`benchmarks.rmcp`, when cargo is there), plus the
+relay loop of :mod:`benchmarks.relay`, all interleaved in one run on thread CPU time
+(:mod:`benchmarks.timing`). Prints one table per section: time per operation of each
+implementation (the median over rounds), compiled's time over msgspec alone's, and each
+other implementation's time over compiled's (medians of per-round ratios; above 1:
+compiled is faster). ``--json`` prints everything, per-round samples and wall times
+included.
+
+``scripts/bench_guard.py`` (the CI speed guard) and the pytest-benchmark suite in this
+directory run the same cases and implementations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
+
+import msgspec
+
+from . import cases as _cases
+from . import peers, relay, rmcp
+from .cases import Case
+from .memory import memory_check, memory_lines
+from .timing import (
+    CLOCK,
+    Cell,
+    Group,
+    PythonCell,
+    median,
+    median_ratio,
+    run_rounds,
+    steady_allocator,
+)
+
+__all__ = [
+    "SECTIONS",
+    "COLUMNS",
+    "FLOOR",
+    "REFERENCE",
+    "SMALL_LIMIT",
+    "select",
+    "run",
+    "table",
+    "report",
+    "save",
+    "main",
+]
+
+#: The sections of the output, in order (``relay`` is the relay loop).
+SECTIONS = ("synthetic", "real", "text", "fresh", "relay")
+#: Columns of the decode/encode tables.
+COLUMNS = (*peers.PEERS, "rmcp", "rmcp variant")
+#: The floor compiled's time is compared with, and what every other time is compared with.
+FLOOR = "msgspec"
+REFERENCE = "compiled"
+#: A frame at most this many bytes is "small" (the guard's frames).
+SMALL_LIMIT = 1024
+
+#: (rounds, target ns per measurement, heavy stride) by run length.
+_RUNS = {"default": (41, 1_000_000, 4), "quick": (15, 500_000, 5), "smoke": (1, 1, 1)}
+
+
+def select(sections: Iterable[str] = SECTIONS, max_frame: int | None = None) -> list[Case]:
+    """The cases of ``sections`` (``relay`` has none), of at most ``max_frame`` bytes."""
+    wanted = set(sections)
+    return [
+        c
+        for c in _cases.all_cases()
+        if c.section in wanted and (max_frame is None or c.size <= max_frame)
+    ]
+
+
+def _check_twins(case: Case) -> None:
+    """Both twins decode the case's frames to equal values and encode those to equal
+    bytes: what is timed does the same work on both."""
+    compiled, python = peers.twin("compiled"), peers.twin("python")
+    if compiled is None:
+        return
+    suffix = "notification" if case.channel == "notifications" else "read_resource"
+    for payload in case.payloads:
+        values = [getattr(m, f"decode_{suffix}")(payload) for m in (compiled, python)]
+        encoded = [
+            getattr(m, f"encode_{suffix}")(v)
+            for m, v in zip((compiled, python), values, strict=True)
+        ]
+        if values[0] != values[1] or encoded[0] != encoded[1]:
+            raise AssertionError(f"{case.name}: the compiled and pure-Python twins disagree")
+
+
+def _groups(
+    cases: Sequence[Case], only: set[str] | None, bench: rmcp.RmcpBench | None
+) -> list[Group]:
+    groups = []
+    wanted = [i for i in peers.PEERS if only is None or i in only or i in (FLOOR, REFERENCE)]
+    for case in cases:
+        for op, impls in peers.ops(case, wanted).items():
+            cells: list[Cell] = [
+                PythonCell(case.name, op, impl, pairs=pairs, fresh=case.fresh)
+                for impl, pairs in impls.items()
+            ]
+            if bench is not None:
+                for column, rmcp_op in rmcp.RMCP_OPS[op].items():
+                    if (case.name, rmcp_op) in bench.cells:
+                        cells.append(
+                            rmcp.RmcpCell(case.name, op, column, bench=bench, rmcp_op=rmcp_op)
+                        )
+            groups.append(Group(case.name, op, cells, heavy=case.large))
+    return groups
+
+
+RELAY_CASE = "relay_real"
+
+
+def _relay_group() -> tuple[Group, int, int]:
+    """The relay loops as one group; also the frames and bytes relayed per pass."""
+    channels = _cases.relay_channels()
+    frames = sum(len(payloads) for _, payloads in channels)
+    results = {name: loop(channels) for name, loop in relay.loops().items()}
+    if len({r[1] for r in results.values()}) != 1:
+        raise AssertionError(f"the relay loops disagree on the channels served: {results}")
+    cells: list[Cell] = [
+        PythonCell(RELAY_CASE, "relay", name, pairs=[(loop, channels)], per_pass=frames)
+        for name, loop in relay.loops().items()
+    ]
+    size = sum(len(p) for _, payloads in channels for p in payloads)
+    return Group(RELAY_CASE, "relay", cells), frames, size
+
+
+def run(
+    length: str = "default",
+    rounds: int | None = None,
+    sections: Iterable[str] = SECTIONS,
+    only: set[str] | None = None,
+    max_frame: int | None = None,
+    with_rmcp: bool = True,
+    log: IO[str] | None = sys.stderr,
+) -> dict[str, Any]:
+    """Time the matrix; return the results as a JSON-able dict.
+
+    ``length``: ``"default"`` (41 rounds of ~1 ms measurements; frames of 1 MB or more
+    every 4th round), ``"quick"`` (15 rounds of ~0.5 ms, large frames every 5th) or
+    ``"smoke"`` (one round of one call each: checks that everything runs; the times
+    mean nothing). ``rounds`` overrides the count. ``sections``: which of
+    :data:`SECTIONS`. ``only``: restrict to these implementations (msgspec and
+    compiled are always kept). ``max_frame``: frames of at most this many bytes.
+    ``with_rmcp``: build and run ``rmcp-bench`` when cargo is there. ``log``: where
+    progress lines go (``None``: nowhere).
+
+    Each row: ``ns`` / ``wall_ns`` (median thread CPU / wall ns per operation),
+    ``to_floor`` (impl / msgspec) and ``over_reference`` (impl / compiled, or impl /
+    channel for the relay), both medians over rounds of the ratio within a round;
+    ``samples`` / ``wall_samples`` (ns per operation, per round).
+    """
+    default_rounds, target_ns, heavy_stride = _RUNS[length]
+    rounds = rounds or default_rounds
+    sections = tuple(sections)
+    started = time.perf_counter()
+    load_before = _loadavg()
+    allocator = "glibc, set by the run" if steady_allocator() else "as it is"
+    chosen = select(sections, max_frame)
+    for case in chosen:
+        _check_twins(case)
+    rmcp_info: dict[str, Any] = {"binary": None}
+    bench = None
+    if with_rmcp and chosen:
+        t0 = time.monotonic()
+        binary = rmcp.build(log)
+        rmcp_info["build_s"] = round(time.monotonic() - t0, 1)
+        if binary is not None:
+            rmcp_info["binary"] = str(binary)
+            bench = rmcp.RmcpBench(binary, chosen, target_ns)
+            rmcp_info.update(bench.versions, clock=bench.clock)
+    try:
+        groups = _groups(chosen, only, bench)
+        relay_info = None
+        if "relay" in sections:
+            group, frames, size = _relay_group()
+            groups.append(group)
+            relay_info = {"frames": frames, "bytes": size}
+        for group in groups:
+            for cell in group.cells:
+                cell.calibrate(target_ns)
+        _progress(
+            log,
+            f"calibrated {sum(len(g.cells) for g in groups)} cells in "
+            f"{time.perf_counter() - started:.1f} s; {rounds} rounds",
+        )
+
+        def progress(r: int) -> None:
+            if (r + 1) % 10 == 0 or r + 1 == rounds:
+                _progress(log, f"round {r + 1}/{rounds}, {time.perf_counter() - started:.1f} s")
+
+        run_rounds(groups, rounds, heavy_stride, progress)
+    finally:
+        if bench is not None:
+            bench.close()
+    by_name = {c.name: c for c in chosen}
+    rows = [_row(g, by_name.get(g.case), relay_info) for g in groups]
+    machine = _machine()
+    machine["loadavg_before"] = load_before
+    return {
+        "machine": machine,
+        "config": {
+            "length": length,
+            "rounds": rounds,
+            "heavy_stride": heavy_stride,
+            "target_ns_per_measurement": target_ns,
+            "clock": CLOCK,
+            "allocator": allocator,
+            "floor": FLOOR,
+            "reference": REFERENCE,
+            "small_limit_bytes": SMALL_LIMIT,
+            "sections": list(sections),
+            "elapsed_s": round(time.perf_counter() - started, 2),
+        },
+        "rmcp": rmcp_info,
+        "rows": rows,
+    }
+
+
+def _progress(log: IO[str] | None, line: str) -> None:
+    if log is not None:
+        print(f"matrix: {line}", file=log, flush=True)
+
+
+def _row(group: Group, case: Case | None, relay_info: dict[str, Any] | None) -> dict[str, Any]:
+    cells = {c.impl: c for c in group.cells}
+    if case is None:  # the relay
+        assert relay_info is not None
+        reference = relay.REFERENCE
+        meta = {
+            "section": "relay",
+            "kind": "mixed",
+            "channel": "both",
+            "frames": relay_info["frames"],
+            "frame_bytes": round(relay_info["bytes"] / relay_info["frames"]),
+            "total_bytes": relay_info["bytes"],
+        }
+    else:
+        reference = REFERENCE
+        meta = {
+            "section": case.section,
+            "kind": case.kind,
+            "channel": case.channel,
+            "frames": len(case.payloads),
+            "frame_bytes": case.size,
+            "total_bytes": case.total_bytes,
+        }
+    ref, floor = cells.get(reference), cells.get(FLOOR)
+    return {
+        "case": group.case,
+        "op": group.op,
+        **meta,
+        "reference": reference,
+        "ns": {i: median(c.cpu) for i, c in cells.items()},
+        "wall_ns": {i: median(c.wall) for i, c in cells.items()},
+        "faults": {i: median(c.faults) for i, c in cells.items()},
+        "to_floor": {i: median_ratio(c, floor) for i, c in cells.items()} if floor else {},
+        "over_reference": {i: median_ratio(c, ref) for i, c in cells.items()} if ref else {},
+        "loops": {i: c.loops for i, c in cells.items()},
+        "rounds": len(next(iter(cells.values())).cpu),
+        "samples": {i: [round(x, 1) for x in c.cpu] for i, c in cells.items()},
+        "wall_samples": {i: [round(x, 1) for x in c.wall] for i, c in cells.items()},
+    }
+
+
+def _loadavg() -> list[float] | None:
+    """1, 5 and 15 minute load averages (None where the OS has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def _machine() -> dict[str, Any]:
+    """nproc, CPU model (``/proc/cpuinfo``), Python, platform, library versions."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    versions: dict[str, str | None] = {"msgspec": msgspec.__version__}
+    for name in ("orjson", "pydantic", "mcp", "mcp-types", "Cython"):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    from diverge_frames import IMPLEMENTATION, __version__
+
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "diverge_frames": __version__,
+        "default_path": IMPLEMENTATION,
+        "versions": versions,
+        "loadavg_after": _loadavg(),
+    }
+
+
+# ------------------------------------------------------------------------- output
+
+
+def _fmt_ns(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e4:
+        return f"{ns / 1e3:.1f} us"
+    return f"{ns:.0f} ns"
+
+
+def _fmt_x(ratio: float | None) -> str:
+    if ratio is None:
+        return "-"
+    return f"{ratio:.1f}x" if ratio >= 10 else f"{ratio:.2f}x"
+
+
+def table(result: dict[str, Any], section: str) -> str:
+    """One section's rows as a Markdown table (``""`` when it has none)."""
+    rows = [r for r in result["rows"] if r["section"] == section]
+    if not rows:
+        return ""
+    if section == "relay":
+        return _relay_table(rows[0])
+    present = [i for i in COLUMNS if any(i in r["ns"] for r in rows)]
+    others = [i for i in present if i not in (REFERENCE, FLOOR)]
+    throughput = section in ("text", "fresh")
+    head = ["case", "op", "frame B", *present]
+    head += ["compiled GB/s"] if throughput else []
+    head += ["compiled faults/call"] if section == "fresh" else []
+    head += [f"{REFERENCE} / {FLOOR}", *(f"{i} / {REFERENCE}" for i in others)]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    for r in rows:
+        name = r["case"] if r["frames"] == 1 else f"{r['case']} ({r['frames']} frames)"
+        cells = [name, r["op"], str(r["frame_bytes"])]
+        cells += [_fmt_ns(r["ns"].get(i)) for i in present]
+        if throughput:
+            ns = r["ns"].get(REFERENCE)
+            cells.append(f"{r['frame_bytes'] / ns:.2f}" if ns else "-")
+        if section == "fresh":
+            cells.append(f"{r['faults'].get(REFERENCE, 0):.0f}")
+        cells.append(_fmt_x(r["to_floor"].get(REFERENCE)))
+        cells += [_fmt_x(r["over_reference"].get(i)) for i in others]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _relay_table(row: dict[str, Any]) -> str:
+    lines = [
+        (
+            f"| relay loop ({row['frames']} real frames, {row['frame_bytes']} B on average) "
+            f"| ns per frame | frames/s | / {row['reference']} |"
+        ),
+        "|---|---:|---:|---:|",
+    ]
+    for impl in relay.IMPLEMENTATIONS:
+        if impl in row["ns"]:
+            ns = row["ns"][impl]
+            lines.append(
+                f"| {impl} | {ns:.0f} | {1e9 / ns:,.0f} | {_fmt_x(row['over_reference'][impl])} |"
+            )
+    return "\n".join(lines)
+
+
+def _gmean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def summary_lines(result: dict[str, Any]) -> str:
+    """Geometric means of compiled / msgspec alone and rmcp / compiled over the small
+    frames (synthetic and real), per operation."""
+    out = []
+    small = [
+        r
+        for r in result["rows"]
+        if r["section"] in ("synthetic", "real") and r["frame_bytes"] <= SMALL_LIMIT
+    ]
+    for op in ("decode", "encode"):
+        rows = [r for r in small if r["op"] == op]
+        for label, values in (
+            (f"{REFERENCE} / {FLOOR}", [r["to_floor"].get(REFERENCE) for r in rows]),
+            (f"rmcp / {REFERENCE}", [r["over_reference"].get("rmcp") for r in rows]),
+            (
+                f"rmcp variant / {REFERENCE}",
+                [r["over_reference"].get("rmcp variant") for r in rows],
+            ),
+        ):
+            known = {r["case"]: v for r, v in zip(rows, values, strict=True) if v is not None}
+            if known:
+                worst = max(known, key=known.__getitem__)
+                best = min(known, key=known.__getitem__)
+                out.append(
+                    f"- {op}, small frames (<= {SMALL_LIMIT} B, {len(known)} cases), {label}: "
+                    f"geometric mean {_gmean(list(known.values())):.3f}, "
+                    f"{known[best]:.2f} ({best}) to {known[worst]:.2f} ({worst})"
+                )
+    return "\n".join(out)
+
+
+def _header(result: dict[str, Any]) -> str:
+    m, c, r = result["machine"], result["config"], result["rmcp"]
+    v = m["versions"]
+    rmcp_line = (
+        f"rmcp {r['rmcp']} / serde_json {r['serde_json']} (rmcp-bench, built in {r['build_s']} s)"
+        if r.get("binary")
+        else "rmcp: not run"
+    )
+    ratios = [
+        w / cpu
+        for row in result["rows"]
+        for impl, cpu in row["ns"].items()
+        if (w := row["wall_ns"][impl]) and cpu
+    ]
+    stride = c["heavy_stride"]
+    heavy = "in every round" if stride == 1 else f"in one round of {stride}"
+    machine = (
+        f"diverge-frames {m['diverge_frames']} ({m['default_path']}): {m['cpu']}, nproc "
+        f"{m['nproc']}, {m['implementation']} {m['python']}, msgspec {v['msgspec']}, mcp "
+        f"{v['mcp']} (pydantic {v['pydantic']}), orjson {v['orjson']}; {rmcp_line}"
+    )
+    method = (
+        f"{c['rounds']} interleaved rounds (frames of 1 MB or more {heavy}) of "
+        f"~{c['target_ns_per_measurement'] / 1e6:g} ms measurements, {c['elapsed_s']} s; "
+        f"{c['clock']} (median wall / CPU {median(ratios) if ratios else float('nan'):.3f}); "
+        f"load average {m['loadavg_before']} before, {m['loadavg_after']} after"
+    )
+    how = (
+        "times are medians over rounds, ratios medians of per-round ratios "
+        f"(X / {REFERENCE} above 1: {REFERENCE} is faster)"
+    )
+    return "\n".join([machine, method, how])
+
+
+def text_report(result: dict[str, Any]) -> str:
+    """The whole result as text: header, one table per section, summary, memory."""
+    parts = [_header(result)]
+    for section in SECTIONS:
+        t = table(result, section)
+        if t:
+            parts.append(f"### {section}\n\n{t}")
+    s = summary_lines(result)
+    if s:
+        parts.append(s)
+    if result.get("memory"):
+        parts.append(memory_lines(result["memory"]))
+    return "\n\n".join(parts)
+
+
+def report(length: str = "default", memory: bool = True, **options: Any) -> dict[str, Any]:
+    """:func:`run` and, with ``memory``, the 64 MiB blob memory check."""
+    result = run(length, **options)
+    result["memory"] = memory_check() if memory else None
+    return result
+
+
+def save(result: dict[str, Any], directory: str, label: str) -> str:
+    """Write ``result`` as ``<directory>/<UTC time>-<label>.json``; return the path."""
+    os.makedirs(directory, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    path = os.path.join(directory, f"{stamp}-{label}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.matrix [--quick | --smoke] [--json] [--sections ...]
+    [--no-rmcp] [--no-memory] [--save DIR]``; returns 0."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.matrix",
+        description="Time decode and encode of synthetic, real and long-text frames and the "
+        "relay loop: diverge-frames compiled and pure Python, msgspec alone (the floor), "
+        "mcp-types (pydantic), orjson and rmcp (Rust), interleaved on thread CPU time.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--quick", action="store_true", help="15 rounds of 0.5 ms, not 41 of 1 ms")
+    length.add_argument(
+        "--smoke",
+        action="store_true",
+        help="one round of one call each: checks that everything runs (times mean nothing)",
+    )
+    parser.add_argument("--rounds", type=int, help="the number of rounds")
+    parser.add_argument(
+        "--sections",
+        default=",".join(SECTIONS),
+        help=f"comma-separated, of {','.join(SECTIONS)} (default: all)",
+    )
+    parser.add_argument("--no-rmcp", action="store_true", help="do not build or run rmcp-bench")
+    parser.add_argument("--no-memory", action="store_true", help="skip the 64 MiB memory check")
+    parser.add_argument(
+        "--save", metavar="DIR", help="also write the JSON to DIR/<UTC time>-matrix.json"
+    )
+    args = parser.parse_args(argv)
+    sections = [s for s in args.sections.split(",") if s]
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(sorted(unknown))}")
+    result = report(
+        "smoke" if args.smoke else "quick" if args.quick else "default",
+        memory=not args.no_memory,
+        rounds=args.rounds,
+        sections=sections,
+        with_rmcp=not args.no_rmcp,
+    )
+    if args.save:
+        print(f"saved {save(result, args.save, 'matrix')}", file=sys.stderr)
+    if args.json:
+        json.dump(result, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(text_report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,258 @@
+"""What each implementation of the matrix runs on a case: ``(function, argument)`` pairs.
+
+* ``compiled``  -- ``diverge_frames._frames_c`` on the whole payload (tag byte + JSON);
+* ``python``    -- ``diverge_frames._frames_py`` on the whole payload;
+* ``msgspec``   -- the floor: the msgspec ``Decoder`` / ``Encoder`` our code uses
+  internally, alone, on the body (no tag byte, no fallback, no conversion). For an
+  unknown-method notification it decodes with ``CustomNotification``, the shape such a
+  body ends up as; for a result, with the private wire shape the hot path decodes
+  before it picks text or blob per item;
+* ``mcp-types`` -- what a user would pick instead: the pydantic models of PyPI ``mcp``
+  (``mcp.types``, or the ``mcp-types`` package it re-exports): ``validate_json`` /
+  ``model_dump_json(by_alias=True, exclude_none=True)`` on the body;
+* ``orjson``    -- ``orjson.loads`` / ``orjson.dumps`` to and from plain dicts, on the body.
+
+(rmcp, the Rust reference, runs in its own process: :mod:`benchmarks.rmcp`.)
+
+The other libraries get the body already split from its tag byte, which only flatters
+them. ``mcp`` and ``orjson`` are optional: a missing one leaves its column empty. For a
+fresh case (:attr:`~benchmarks.cases.Case.fresh`) each decode is given a new ``bytes``
+copy of its input, made inside the timed call.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from diverge_frames import _frames_py, _wire
+from diverge_frames import types as t
+
+from .cases import Case
+
+try:
+    from diverge_frames import _frames_c
+except ImportError:  # pure-Python install
+    _frames_c = None
+
+__all__ = ["HAS_COMPILED", "Pairs", "OURS", "PEERS", "ops", "twin", "mcp_types", "orjson"]
+
+#: Whether the compiled extension (``_frames_c``) imported.
+HAS_COMPILED = _frames_c is not None
+#: Our two twins, by column name.
+OURS = ("compiled", "python")
+#: The Python implementations in column order (rmcp's columns come after them).
+PEERS = ("compiled", "python", "msgspec", "mcp-types", "orjson")
+
+#: ``[(function, argument)]``: one timed operation is ``function(argument)`` for each.
+Pairs = list[tuple[Callable[[Any], Any], Any]]
+
+
+def twin(name: str) -> Any:
+    """The module of one of our twins (``"compiled"`` or ``"python"``), or ``None``."""
+    return _frames_c if name == "compiled" else _frames_py
+
+
+def _codec(module: Any, channel: str) -> tuple[Callable[[Any], Any], Callable[[Any], bytes]]:
+    if channel == "notifications":
+        return module.decode_notification, module.encode_notification
+    return module.decode_read_resource, module.encode_read_resource
+
+
+def _fresh(function: Callable[[Any], Any]) -> Callable[[memoryview], Any]:
+    """``function`` on a new ``bytes`` copy of its argument, made at each call."""
+
+    def call(view: memoryview) -> Any:
+        return function(bytes(view))
+
+    return call
+
+
+def _decode_pairs(case: Case, functions: list[Callable[[Any], Any]], on_body: bool) -> Pairs:
+    inputs = case.bodies if on_body else case.payloads
+    if case.fresh:
+        return [(_fresh(f), memoryview(x)) for f, x in zip(functions, inputs, strict=True)]
+    return list(zip(functions, inputs, strict=True))
+
+
+def _reference_values(case: Case) -> list[Any]:
+    """The pure-Python twin's decoded values: what every encode is given."""
+    decode, _ = _codec(_frames_py, case.channel)
+    return [decode(p) for p in case.payloads]
+
+
+# ---------------------------------------------------------------------------- ours
+
+
+def _ours(module: Any, case: Case) -> dict[str, Pairs]:
+    decode, encode = _codec(module, case.channel)
+    out = {"decode": _decode_pairs(case, [decode] * len(case.payloads), on_body=False)}
+    if not case.fresh:
+        out["encode"] = [(encode, decode(p)) for p in case.payloads]
+    return out
+
+
+# --------------------------------------------------------------------------- floor
+
+
+@functools.cache
+def _floor_codecs() -> dict[str, Any]:
+    """The msgspec decoders and encoders of our hot path, by what they are for. (The
+    private names our hot path uses; the one place this module knows them.)"""
+    return {
+        "typed": msgspec.json.Decoder(t.TypedNotification),
+        "custom": msgspec.json.Decoder(t.CustomNotification),
+        "result": msgspec.json.Decoder(_wire.ReadResourceResultWire),
+        "error": msgspec.json.Decoder(t.ErrorData),
+        "notification_encoder": _wire.notification_encoder,
+        "encoder": _wire.encoder,
+    }
+
+
+def _floor_decoder(codecs: dict[str, Any], channel: str, payload: bytes) -> Callable[[Any], Any]:
+    if payload[0] == 1:
+        return codecs["error"].decode
+    if channel == "read-resource":
+        return codecs["result"].decode
+    try:
+        codecs["typed"].decode(payload[1:])
+    except msgspec.ValidationError:  # unknown method: the type it ends up as
+        return codecs["custom"].decode
+    return codecs["typed"].decode
+
+
+def _floor(case: Case) -> dict[str, Pairs]:
+    codecs = _floor_codecs()
+    decoders = [_floor_decoder(codecs, case.channel, p) for p in case.payloads]
+    out = {"decode": _decode_pairs(case, decoders, on_body=True)}
+    if not case.fresh:
+        out["encode"] = [
+            (
+                codecs[
+                    "notification_encoder"
+                    if p[0] == 0 and case.channel == "notifications"
+                    else "encoder"
+                ].encode,
+                value,
+            )
+            for p, value in zip(case.payloads, _reference_values(case), strict=True)
+        ]
+    return out
+
+
+# ----------------------------------------------------------------------- mcp-types
+
+
+@functools.cache
+def mcp_types() -> Any:
+    """PyPI ``mcp``'s pydantic models (``mcp.types``, which re-exports the ``mcp-types``
+    package: either one will do); ``None`` when neither is installed."""
+    for name in ("mcp.types", "mcp_types"):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    return None
+
+
+@functools.cache
+def mcp_validators() -> dict[str, Callable[[bytes], Any]] | None:
+    """``{"notification"|"result"|"error": validate_json}`` of mcp-types, or ``None``.
+
+    A notification is validated as ``ServerNotification``, and as the generic
+    ``Notification`` when that fails (an unknown method), as a user would."""
+    m = mcp_types()
+    if m is None:
+        return None
+    import pydantic
+
+    typed = pydantic.TypeAdapter(m.ServerNotification).validate_json
+    generic = m.Notification[dict[str, Any] | None, str].model_validate_json
+    error = pydantic.ValidationError
+
+    def notification(body: bytes) -> Any:
+        """A typed notification, or the generic one for an unknown method."""
+        try:
+            return typed(body)
+        except error:
+            return generic(body)
+
+    return {
+        "notification": notification,
+        "result": m.ReadResourceResult.model_validate_json,
+        "error": m.ErrorData.model_validate_json,
+    }
+
+
+def mcp_validator(channel: str, tag: int) -> Callable[[bytes], Any]:
+    """The mcp-types ``validate_json`` for a frame of ``channel`` with ``tag``."""
+    validators = mcp_validators()
+    assert validators is not None
+    if tag == 1:
+        return validators["error"]
+    return validators["notification" if channel == "notifications" else "result"]
+
+
+def mcp_dump(model: Any) -> str:
+    """mcp-types' encode: ``model_dump_json(by_alias=True, exclude_none=True)``."""
+    out: str = model.model_dump_json(by_alias=True, exclude_none=True)
+    return out
+
+
+def _mcp(case: Case) -> dict[str, Pairs] | None:
+    if mcp_validators() is None:
+        return None
+    validators = [mcp_validator(case.channel, p[0]) for p in case.payloads]
+    out = {"decode": _decode_pairs(case, validators, on_body=True)}
+    if not case.fresh:
+        out["encode"] = [(mcp_dump, v(b)) for v, b in zip(validators, case.bodies, strict=True)]
+    return out
+
+
+# -------------------------------------------------------------------------- orjson
+
+
+@functools.cache
+def orjson() -> Any:
+    """The ``orjson`` module, or ``None`` when it is not installed."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:
+        return None
+
+
+def _orjson(case: Case) -> dict[str, Pairs] | None:
+    module = orjson()
+    if module is None:
+        return None
+    out = {"decode": _decode_pairs(case, [module.loads] * len(case.payloads), on_body=True)}
+    if not case.fresh:
+        out["encode"] = [(module.dumps, module.loads(b)) for b in case.bodies]
+    return out
+
+
+# ---------------------------------------------------------------------------- all
+
+
+_BUILDERS: dict[str, Callable[[Case], dict[str, Pairs] | None]] = {
+    "compiled": lambda case: _ours(_frames_c, case) if _frames_c is not None else None,
+    "python": lambda case: _ours(_frames_py, case),
+    "msgspec": _floor,
+    "mcp-types": _mcp,
+    "orjson": _orjson,
+}
+
+
+def ops(case: Case, impls: Iterable[str] = PEERS) -> dict[str, dict[str, Pairs]]:
+    """``{"decode"|"encode": {implementation: pairs}}`` for one case and the
+    implementations ``impls`` (a fresh case has decode only; an implementation that is
+    not installed is left out)."""
+    out: dict[str, dict[str, Pairs]] = {}
+    for impl in impls:
+        for op, pairs in (_BUILDERS[impl](case) or {}).items():
+            out.setdefault(op, {})[impl] = pairs
+    return out
