@@ -56,16 +56,18 @@ SDIST_REQUIRED = [
     "CHANGELOG.md",
     f"src/{PACKAGE}/_frames_c.pyx",
     f"src/{PACKAGE}/_frames_c.pyi",
+    f"src/{PACKAGE}/_scan.h",
     f"src/{PACKAGE}/py.typed",
     f"src/{PACKAGE}/data/sample.capture.jsonl",
     "tests/conftest.py",
     "tests/test_stub.py",
     "tests/typing_sample.py",
     "tests/data/*",
+    "tests/c/*.c",
     "examples/relay.py",
 ]
 SDIST_FORBIDDEN = [
-    "*.c",
+    "src/*.c",  # the C Cython writes (the C test of the scanners, tests/c/, is source)
     "*.so",
     "*.pyd",
     "*.py[cod]",
