@@ -7,7 +7,8 @@
   (the frames), :mod:`~benchmarks.peers` (what each implementation runs),
   :mod:`~benchmarks.relay` (the relay loops), :mod:`~benchmarks.rmcp` (building and
   driving rmcp-bench), :mod:`~benchmarks.timing` (clocks and rounds),
-  :mod:`~benchmarks.memory` (the 64 MiB blob's peak memory).
+  :mod:`~benchmarks.memory` (the 64 MiB blob's peak memory), :mod:`~benchmarks.report`
+  (the tables).
 * ``test_bench_frames.py``: the same cases under pytest-benchmark
   (``python -m pytest benchmarks``).
 * ``scripts/bench_guard.py``, the CI speed guard, runs the matrix's small frames.

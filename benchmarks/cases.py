@@ -34,6 +34,8 @@ from typing import Any
 
 __all__ = [
     "CORPUS",
+    "LARGE_FRAME",
+    "SMALL_LIMIT",
     "Case",
     "all_cases",
     "synthetic",
@@ -49,8 +51,10 @@ __all__ = [
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus"
 
 #: A frame of at least this many bytes is "large": measured in fewer rounds (see
-#: ``timing.HEAVY_STRIDE``) and again with fresh payloads.
+#: :func:`benchmarks.matrix.run`) and again with fresh payloads.
 LARGE_FRAME = 1_000_000
+#: A frame of at most this many bytes is "small" (the speed guard's frames).
+SMALL_LIMIT = 1024
 
 #: Sizes of the long texts, in bytes of UTF-8 text (the frame is a little longer).
 TEXT_SIZES = {"1KB": 1_000, "10KB": 10_000, "100KB": 100_000, "1MB": 1_000_000, "10MB": 10_000_000}

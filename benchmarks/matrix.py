@@ -5,11 +5,11 @@ corpus, long texts, fresh payloads) by every implementation of
 :mod:`benchmarks.peers` (ours compiled and pure Python, msgspec alone, mcp-types,
 orjson) and by rmcp itself (:mod:`benchmarks.rmcp`, when cargo is there), plus the
 relay loop of :mod:`benchmarks.relay`, all interleaved in one run on thread CPU time
-(:mod:`benchmarks.timing`). Prints one table per section: time per operation of each
-implementation (the median over rounds), compiled's time over msgspec alone's, and each
-other implementation's time over compiled's (medians of per-round ratios; above 1:
-compiled is faster). ``--json`` prints everything, per-round samples and wall times
-included.
+(:mod:`benchmarks.timing`). Prints one table per section (:mod:`benchmarks.report`):
+time per operation of each implementation (the median over rounds), compiled's time
+over msgspec alone's, and each other implementation's time over compiled's (medians of
+per-round ratios; above 1: compiled is faster). ``--json`` prints everything, per-round
+samples and wall times included.
 
 ``scripts/bench_guard.py`` (the CI speed guard) and the pytest-benchmark suite in this
 directory run the same cases and implementations.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
-import math
 import os
 import platform
 import sys
@@ -32,8 +31,10 @@ import msgspec
 
 from . import cases as _cases
 from . import peers, relay, rmcp
-from .cases import Case
-from .memory import memory_check, memory_lines
+from .cases import SMALL_LIMIT, Case
+from .memory import memory_check
+from .peers import FLOOR, REFERENCE
+from .report import SECTIONS, text_report
 from .timing import (
     CLOCK,
     Cell,
@@ -47,27 +48,15 @@ from .timing import (
 
 __all__ = [
     "SECTIONS",
-    "COLUMNS",
     "FLOOR",
     "REFERENCE",
     "SMALL_LIMIT",
     "select",
     "run",
-    "table",
     "report",
     "save",
     "main",
 ]
-
-#: The sections of the output, in order (``relay`` is the relay loop).
-SECTIONS = ("synthetic", "real", "text", "fresh", "relay")
-#: Columns of the decode/encode tables.
-COLUMNS = (*peers.PEERS, "rmcp", "rmcp variant")
-#: The floor compiled's time is compared with, and what every other time is compared with.
-FLOOR = "msgspec"
-REFERENCE = "compiled"
-#: A frame at most this many bytes is "small" (the guard's frames).
-SMALL_LIMIT = 1024
 
 #: (rounds, target ns per measurement, heavy stride) by run length.
 _RUNS = {"default": (41, 1_000_000, 4), "quick": (15, 500_000, 5), "smoke": (1, 1, 1)}
@@ -315,156 +304,6 @@ def _machine() -> dict[str, Any]:
         "versions": versions,
         "loadavg_after": _loadavg(),
     }
-
-
-# ------------------------------------------------------------------------- output
-
-
-def _fmt_ns(ns: float | None) -> str:
-    if ns is None:
-        return "-"
-    if ns >= 1e6:
-        return f"{ns / 1e6:.2f} ms"
-    if ns >= 1e4:
-        return f"{ns / 1e3:.1f} us"
-    return f"{ns:.0f} ns"
-
-
-def _fmt_x(ratio: float | None) -> str:
-    if ratio is None:
-        return "-"
-    return f"{ratio:.1f}x" if ratio >= 10 else f"{ratio:.2f}x"
-
-
-def table(result: dict[str, Any], section: str) -> str:
-    """One section's rows as a Markdown table (``""`` when it has none)."""
-    rows = [r for r in result["rows"] if r["section"] == section]
-    if not rows:
-        return ""
-    if section == "relay":
-        return _relay_table(rows[0])
-    present = [i for i in COLUMNS if any(i in r["ns"] for r in rows)]
-    others = [i for i in present if i not in (REFERENCE, FLOOR)]
-    throughput = section in ("text", "fresh")
-    head = ["case", "op", "frame B", *present]
-    head += ["compiled GB/s"] if throughput else []
-    head += ["compiled faults/call"] if section == "fresh" else []
-    head += [f"{REFERENCE} / {FLOOR}", *(f"{i} / {REFERENCE}" for i in others)]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
-    for r in rows:
-        name = r["case"] if r["frames"] == 1 else f"{r['case']} ({r['frames']} frames)"
-        cells = [name, r["op"], str(r["frame_bytes"])]
-        cells += [_fmt_ns(r["ns"].get(i)) for i in present]
-        if throughput:
-            ns = r["ns"].get(REFERENCE)
-            cells.append(f"{r['frame_bytes'] / ns:.2f}" if ns else "-")
-        if section == "fresh":
-            cells.append(f"{r['faults'].get(REFERENCE, 0):.0f}")
-        cells.append(_fmt_x(r["to_floor"].get(REFERENCE)))
-        cells += [_fmt_x(r["over_reference"].get(i)) for i in others]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _relay_table(row: dict[str, Any]) -> str:
-    lines = [
-        (
-            f"| relay loop ({row['frames']} real frames, {row['frame_bytes']} B on average) "
-            f"| ns per frame | frames/s | / {row['reference']} |"
-        ),
-        "|---|---:|---:|---:|",
-    ]
-    for impl in relay.IMPLEMENTATIONS:
-        if impl in row["ns"]:
-            ns = row["ns"][impl]
-            lines.append(
-                f"| {impl} | {ns:.0f} | {1e9 / ns:,.0f} | {_fmt_x(row['over_reference'][impl])} |"
-            )
-    return "\n".join(lines)
-
-
-def _gmean(values: Sequence[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-def summary_lines(result: dict[str, Any]) -> str:
-    """Geometric means of compiled / msgspec alone and rmcp / compiled over the small
-    frames (synthetic and real), per operation."""
-    out = []
-    small = [
-        r
-        for r in result["rows"]
-        if r["section"] in ("synthetic", "real") and r["frame_bytes"] <= SMALL_LIMIT
-    ]
-    for op in ("decode", "encode"):
-        rows = [r for r in small if r["op"] == op]
-        for label, values in (
-            (f"{REFERENCE} / {FLOOR}", [r["to_floor"].get(REFERENCE) for r in rows]),
-            (f"rmcp / {REFERENCE}", [r["over_reference"].get("rmcp") for r in rows]),
-            (
-                f"rmcp variant / {REFERENCE}",
-                [r["over_reference"].get("rmcp variant") for r in rows],
-            ),
-        ):
-            known = {r["case"]: v for r, v in zip(rows, values, strict=True) if v is not None}
-            if known:
-                worst = max(known, key=known.__getitem__)
-                best = min(known, key=known.__getitem__)
-                out.append(
-                    f"- {op}, small frames (<= {SMALL_LIMIT} B, {len(known)} cases), {label}: "
-                    f"geometric mean {_gmean(list(known.values())):.3f}, "
-                    f"{known[best]:.2f} ({best}) to {known[worst]:.2f} ({worst})"
-                )
-    return "\n".join(out)
-
-
-def _header(result: dict[str, Any]) -> str:
-    m, c, r = result["machine"], result["config"], result["rmcp"]
-    v = m["versions"]
-    rmcp_line = (
-        f"rmcp {r['rmcp']} / serde_json {r['serde_json']} (rmcp-bench, built in {r['build_s']} s)"
-        if r.get("binary")
-        else "rmcp: not run"
-    )
-    ratios = [
-        w / cpu
-        for row in result["rows"]
-        for impl, cpu in row["ns"].items()
-        if (w := row["wall_ns"][impl]) and cpu
-    ]
-    stride = c["heavy_stride"]
-    heavy = "in every round" if stride == 1 else f"in one round of {stride}"
-    machine = (
-        f"diverge-frames {m['diverge_frames']} ({m['default_path']}): {m['cpu']}, nproc "
-        f"{m['nproc']}, {m['implementation']} {m['python']}, msgspec {v['msgspec']}, mcp "
-        f"{v['mcp']} (pydantic {v['pydantic']}), orjson {v['orjson']}; {rmcp_line}"
-    )
-    method = (
-        f"{c['rounds']} interleaved rounds (frames of 1 MB or more {heavy}) of "
-        f"~{c['target_ns_per_measurement'] / 1e6:g} ms measurements, {c['elapsed_s']} s; "
-        f"{c['clock']} (median wall / CPU {median(ratios) if ratios else float('nan'):.3f}); "
-        f"load average {m['loadavg_before']} before, {m['loadavg_after']} after"
-    )
-    how = (
-        "times are medians over rounds, ratios medians of per-round ratios "
-        f"(X / {REFERENCE} above 1: {REFERENCE} is faster)"
-    )
-    return "\n".join([machine, method, how])
-
-
-def text_report(result: dict[str, Any]) -> str:
-    """The whole result as text: header, one table per section, summary, memory."""
-    parts = [_header(result)]
-    for section in SECTIONS:
-        t = table(result, section)
-        if t:
-            parts.append(f"### {section}\n\n{t}")
-    s = summary_lines(result)
-    if s:
-        parts.append(s)
-    if result.get("memory"):
-        parts.append(memory_lines(result["memory"]))
-    return "\n\n".join(parts)
 
 
 def report(length: str = "default", memory: bool = True, **options: Any) -> dict[str, Any]:

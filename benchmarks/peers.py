@@ -39,7 +39,18 @@ try:
 except ImportError:  # pure-Python install
     _frames_c = None
 
-__all__ = ["HAS_COMPILED", "Pairs", "OURS", "PEERS", "ops", "twin", "mcp_types", "orjson"]
+__all__ = [
+    "HAS_COMPILED",
+    "Pairs",
+    "OURS",
+    "PEERS",
+    "FLOOR",
+    "REFERENCE",
+    "ops",
+    "twin",
+    "mcp_types",
+    "orjson",
+]
 
 #: Whether the compiled extension (``_frames_c``) imported.
 HAS_COMPILED = _frames_c is not None
@@ -47,6 +58,9 @@ HAS_COMPILED = _frames_c is not None
 OURS = ("compiled", "python")
 #: The Python implementations in column order (rmcp's columns come after them).
 PEERS = ("compiled", "python", "msgspec", "mcp-types", "orjson")
+#: The floor compiled's time is compared with, and what every other time is compared with.
+FLOOR = "msgspec"
+REFERENCE = "compiled"
 
 #: ``[(function, argument)]``: one timed operation is ``function(argument)`` for each.
 Pairs = list[tuple[Callable[[Any], Any], Any]]

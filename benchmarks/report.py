@@ -1,0 +1,168 @@
+"""The matrix's results as text: a header, one Markdown table per section, a summary
+of geometric means, and the memory check (:func:`text_report`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from . import relay
+from .cases import SMALL_LIMIT
+from .memory import memory_lines
+from .peers import FLOOR, PEERS, REFERENCE
+from .timing import median
+
+__all__ = ["SECTIONS", "COLUMNS", "table", "summary_lines", "text_report"]
+
+#: The sections of the output, in order (``relay`` is the relay loop).
+SECTIONS = ("synthetic", "real", "text", "fresh", "relay")
+#: Columns of the decode/encode tables.
+COLUMNS = (*PEERS, "rmcp", "rmcp variant")
+
+
+def _fmt_ns(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e4:
+        return f"{ns / 1e3:.1f} us"
+    return f"{ns:.0f} ns"
+
+
+def _fmt_x(ratio: float | None) -> str:
+    if ratio is None:
+        return "-"
+    return f"{ratio:.1f}x" if ratio >= 10 else f"{ratio:.2f}x"
+
+
+def table(result: dict[str, Any], section: str) -> str:
+    """One section's rows as a Markdown table (``""`` when it has none)."""
+    rows = [r for r in result["rows"] if r["section"] == section]
+    if not rows:
+        return ""
+    if section == "relay":
+        return _relay_table(rows[0])
+    present = [i for i in COLUMNS if any(i in r["ns"] for r in rows)]
+    others = [i for i in present if i not in (REFERENCE, FLOOR)]
+    throughput = section in ("text", "fresh")
+    head = ["case", "op", "frame B", *present]
+    head += ["compiled GB/s"] if throughput else []
+    head += ["compiled faults/call"] if section == "fresh" else []
+    head += [f"{REFERENCE} / {FLOOR}", *(f"{i} / {REFERENCE}" for i in others)]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    for r in rows:
+        name = r["case"] if r["frames"] == 1 else f"{r['case']} ({r['frames']} frames)"
+        cells = [name, r["op"], str(r["frame_bytes"])]
+        cells += [_fmt_ns(r["ns"].get(i)) for i in present]
+        if throughput:
+            ns = r["ns"].get(REFERENCE)
+            cells.append(f"{r['frame_bytes'] / ns:.2f}" if ns else "-")
+        if section == "fresh":
+            cells.append(f"{r['faults'].get(REFERENCE, 0):.0f}")
+        cells.append(_fmt_x(r["to_floor"].get(REFERENCE)))
+        cells += [_fmt_x(r["over_reference"].get(i)) for i in others]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _relay_table(row: dict[str, Any]) -> str:
+    lines = [
+        (
+            f"| relay loop ({row['frames']} real frames, {row['frame_bytes']} B on average) "
+            f"| ns per frame | frames/s | / {row['reference']} |"
+        ),
+        "|---|---:|---:|---:|",
+    ]
+    for impl in relay.IMPLEMENTATIONS:
+        if impl in row["ns"]:
+            ns = row["ns"][impl]
+            lines.append(
+                f"| {impl} | {ns:.0f} | {1e9 / ns:,.0f} | {_fmt_x(row['over_reference'][impl])} |"
+            )
+    return "\n".join(lines)
+
+
+def _gmean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def summary_lines(result: dict[str, Any]) -> str:
+    """Geometric means of compiled / msgspec alone and rmcp / compiled over the small
+    frames (synthetic and real), per operation."""
+    out = []
+    small = [
+        r
+        for r in result["rows"]
+        if r["section"] in ("synthetic", "real") and r["frame_bytes"] <= SMALL_LIMIT
+    ]
+    for op in ("decode", "encode"):
+        rows = [r for r in small if r["op"] == op]
+        for label, values in (
+            (f"{REFERENCE} / {FLOOR}", [r["to_floor"].get(REFERENCE) for r in rows]),
+            (f"rmcp / {REFERENCE}", [r["over_reference"].get("rmcp") for r in rows]),
+            (
+                f"rmcp variant / {REFERENCE}",
+                [r["over_reference"].get("rmcp variant") for r in rows],
+            ),
+        ):
+            known = {r["case"]: v for r, v in zip(rows, values, strict=True) if v is not None}
+            if known:
+                worst = max(known, key=known.__getitem__)
+                best = min(known, key=known.__getitem__)
+                out.append(
+                    f"- {op}, small frames (<= {SMALL_LIMIT} B, {len(known)} cases), {label}: "
+                    f"geometric mean {_gmean(list(known.values())):.3f}, "
+                    f"{known[best]:.2f} ({best}) to {known[worst]:.2f} ({worst})"
+                )
+    return "\n".join(out)
+
+
+def _header(result: dict[str, Any]) -> str:
+    m, c, r = result["machine"], result["config"], result["rmcp"]
+    v = m["versions"]
+    rmcp_line = (
+        f"rmcp {r['rmcp']} / serde_json {r['serde_json']} (rmcp-bench, built in {r['build_s']} s)"
+        if r.get("binary")
+        else "rmcp: not run"
+    )
+    ratios = [
+        w / cpu
+        for row in result["rows"]
+        for impl, cpu in row["ns"].items()
+        if (w := row["wall_ns"][impl]) and cpu
+    ]
+    stride = c["heavy_stride"]
+    heavy = "in every round" if stride == 1 else f"in one round of {stride}"
+    machine = (
+        f"diverge-frames {m['diverge_frames']} ({m['default_path']}): {m['cpu']}, nproc "
+        f"{m['nproc']}, {m['implementation']} {m['python']}, msgspec {v['msgspec']}, mcp "
+        f"{v['mcp']} (pydantic {v['pydantic']}), orjson {v['orjson']}; {rmcp_line}"
+    )
+    method = (
+        f"{c['rounds']} interleaved rounds (frames of 1 MB or more {heavy}) of "
+        f"~{c['target_ns_per_measurement'] / 1e6:g} ms measurements, {c['elapsed_s']} s; "
+        f"{c['clock']} (median wall / CPU {median(ratios) if ratios else float('nan'):.3f}); "
+        f"load average {m['loadavg_before']} before, {m['loadavg_after']} after"
+    )
+    how = (
+        "times are medians over rounds, ratios medians of per-round ratios "
+        f"(X / {REFERENCE} above 1: {REFERENCE} is faster)"
+    )
+    return "\n".join([machine, method, how])
+
+
+def text_report(result: dict[str, Any]) -> str:
+    """The whole result as text: header, one table per section, summary, memory."""
+    parts = [_header(result)]
+    for section in SECTIONS:
+        t = table(result, section)
+        if t:
+            parts.append(f"### {section}\n\n{t}")
+    s = summary_lines(result)
+    if s:
+        parts.append(s)
+    if result.get("memory"):
+        parts.append(memory_lines(result["memory"]))
+    return "\n\n".join(parts)
