@@ -1,0 +1,69 @@
+"""The package's layout rules: one job per module, each rule written once.
+
+* The compiled twin's compile-time copies of the rules' limits equal the rules'.
+* Nothing in the package imports the pure-Python twin but the switch (``_impl``).
+* The typed-method lists are derived from the classes, not kept by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import diverge_frames
+from diverge_frames import _rmcp, _serde_json, _wire
+from diverge_frames import types as t
+
+PACKAGE = Path(diverge_frames.__file__).parent
+
+
+def test_compiled_limits_equal_the_rules(frames) -> None:
+    if frames.__name__.endswith("_frames_py"):
+        pytest.skip("the pure twin reads the rules' constants directly")
+    assert frames.LIMITS == {
+        "STRUCT_DEPTH": _rmcp.STRUCT_DEPTH,
+        "MAX_DEPTH": _serde_json.MAX_DEPTH,
+        "MAX_PLAIN_DECIMAL_DIGITS": _serde_json.MAX_PLAIN_DECIMAL_DIGITS,
+        "MAX_PLAIN_INTEGER_DIGITS": _serde_json.MAX_PLAIN_INTEGER_DIGITS,
+    }
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names.add(base)
+            names.update(
+                f"{base}.{a.name}" if base.endswith(".") is False else base + a.name
+                for a in node.names
+            )
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def test_only_the_switch_imports_the_pure_twin() -> None:
+    importers = sorted(
+        path.name
+        for path in PACKAGE.glob("*.py")
+        if any(name.endswith("_frames_py") for name in _imported_modules(path))
+    )
+    assert importers == ["_impl.py"]
+
+
+def test_typed_method_lists_come_from_the_classes() -> None:
+    assert set(_wire.TYPED_METHODS) == {cls.__struct_config__.tag for cls in t.TYPED_NOTIFICATIONS}
+    assert frozenset(t.TYPED_NOTIFICATIONS) == _wire.TYPED_CLASSES
+    # rmcp types every method but those whose params are exact-fit custom shapes
+    untyped = {"notifications/tasks/status", "notifications/elicitation/complete"}
+    assert set(_rmcp.RMCP_TYPED) == set(_wire.TYPED_METHODS) - untyped
+    assert _rmcp.RMCP_TYPED["notifications/progress"] == (
+        "message",
+        "progress",
+        "progressToken",
+        "total",
+    )
+    assert _rmcp.RMCP_TYPED["notifications/tools/list_changed"] == ()
