@@ -1,4 +1,5 @@
-"""Build the compiled hot path (``diverge_frames._frames_c``) when possible.
+"""Build the compiled twins (``diverge_frames._frames_c``, the hot path, and
+``diverge_frames._channel_c``, the sequence rules) when possible.
 
 Without Cython or a C compiler the install still succeeds, pure Python, as aio-libs
 packages do. ``DIVERGE_FRAMES_NO_EXTENSIONS=1`` skips the extension on purpose;
@@ -24,20 +25,19 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001
-            self._give_up(exc)
+            self._give_up("the extensions", exc)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
-            self._give_up(exc)
+            self._give_up(ext.name, exc)
 
-    def _give_up(self, exc):
+    def _give_up(self, name, exc):
         if REQUIRE_EXTENSIONS:
             raise exc
         print(
-            f"WARNING: diverge_frames._frames_c not built ({exc}); "
-            "installing the pure-Python implementation",
+            f"WARNING: {name} not built ({exc}); its pure-Python twin will be used",
             file=sys.stderr,
         )
 
@@ -52,14 +52,20 @@ def extensions():
             raise
         print("WARNING: Cython not found; installing pure Python", file=sys.stderr)
         return []
-    extension = Extension(
+    frames = Extension(
         "diverge_frames._frames_c",
         ["src/diverge_frames/_frames_c.pyx"],
         # The C scanners it includes: a change there rebuilds the extension.
         depends=["src/diverge_frames/_scan.h"],
         include_dirs=["src/diverge_frames"],
     )
-    return cythonize([extension], compiler_directives={"language_level": "3"})
+    channel = Extension(
+        "diverge_frames._channel_c",
+        ["src/diverge_frames/_channel_c.pyx"],
+        depends=["src/diverge_frames/_channel.h"],
+        include_dirs=["src/diverge_frames"],
+    )
+    return cythonize([frames, channel], compiler_directives={"language_level": "3"})
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lint and type checks, with the tools pinned in scripts/requirements-static.txt:
-#   ruff check; ruff format --check; cython-lint on the .pyx; mypy (strict, on the
+#   ruff check; ruff format --check; cython-lint on the .pyx files; mypy (strict, on the
 #   package with the stub of its compiled module and on tests/typing_sample.py).
 # Settings: [tool.ruff], [tool.cython-lint] and [tool.mypy] in pyproject.toml.
 #
@@ -29,7 +29,7 @@ check() {
 check ruff --version
 check ruff check .
 check ruff format --check .
-check cython-lint src/diverge_frames/_frames_c.pyx
+check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx
 check mypy --version
 check mypy --cache-dir "$WORK/mypy-cache"
 

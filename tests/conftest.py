@@ -4,6 +4,8 @@
 * ``twins``: both modules at once, ``(_frames_py, _frames_c)``, for a test that
   compares them (skipped, or failed under ``DIVERGE_FRAMES_REQUIRE_EXTENSIONS``, when
   the extension is missing).
+* ``channels``: the channel classes' module under test, ``_channel_py`` then
+  ``_channel_c`` (the sequence rules' twins); ``channel_twins``: both at once.
 * ``@pytest.mark.c_extension``: a test of the compiled module alone.
 * ``pytest --no-extensions``: the pure-Python twin alone (the compiled cases and the
   ``c_extension`` tests skip), as on a platform without a compiler.
@@ -17,7 +19,7 @@ from types import ModuleType
 import helpers
 import pytest
 
-from diverge_frames import _frames_py
+from diverge_frames import _channel_py, _frames_py
 
 DATA = Path(__file__).parent / "data"
 
@@ -55,3 +57,17 @@ def frames(request: pytest.FixtureRequest) -> ModuleType:
 def twins(request: pytest.FixtureRequest) -> tuple[ModuleType, ModuleType]:
     """Both hot-path modules, ``(_frames_py, _frames_c)``."""
     return helpers.both()
+
+
+@pytest.fixture(params=["python", "cython"])
+def channels(request: pytest.FixtureRequest) -> ModuleType:
+    """The channel classes' module under test: ``_channel_py`` or ``_channel_c``."""
+    if request.param == "cython":
+        return helpers.compiled_channels()
+    return _channel_py
+
+
+@pytest.fixture
+def channel_twins() -> tuple[ModuleType, ModuleType]:
+    """Both channel twins, ``(_channel_py, _channel_c)``."""
+    return helpers.both_channels()

@@ -1,5 +1,6 @@
 """Helpers the tests share: a channel's functions in a hot-path module, a decode's
-outcome, and the comparison of two outcomes. (Fixtures are in ``conftest.py``.)"""
+outcome, the comparison of two outcomes, and each twin (the hot path's and the channel
+classes'). (Fixtures are in ``conftest.py``.)"""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ from typing import Any
 
 import pytest
 
-from diverge_frames import _frames_py
+from diverge_frames import _channel_py, _frames_py
 from diverge_frames.errors import FrameError
 
 try:
     from diverge_frames import _frames_c
 except ImportError:  # pragma: no cover - pure-Python install
     _frames_c = None
+try:
+    from diverge_frames import _channel_c
+except ImportError:  # pragma: no cover - pure-Python install
+    _channel_c = None
 
 #: Set DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1 (CI does) to fail rather than skip when the
 #: compiled module is missing.
@@ -65,15 +70,29 @@ def same(a: Any, b: Any, messages: bool = True) -> bool:
 def compiled() -> ModuleType:
     """The compiled twin, ``_frames_c``; skips the test when it is not in use (fails it
     under ``DIVERGE_FRAMES_REQUIRE_EXTENSIONS`` when it did not build)."""
+    return _require(_frames_c, "_frames_c")
+
+
+def compiled_channels() -> ModuleType:
+    """The compiled channel twin, ``_channel_c``; skips or fails as :func:`compiled`."""
+    return _require(_channel_c, "_channel_c")
+
+
+def _require(module: ModuleType | None, name: str) -> ModuleType:
     if NO_EXTENSIONS:
         pytest.skip("--no-extensions: the pure-Python implementation alone")
-    if _frames_c is None:
+    if module is None:
         if REQUIRE_EXTENSIONS:
-            pytest.fail("the compiled extension diverge_frames._frames_c did not build")
+            pytest.fail(f"the compiled extension diverge_frames.{name} did not build")
         pytest.skip("compiled extension not built")
-    return _frames_c
+    return module
 
 
 def both() -> tuple[ModuleType, ModuleType]:
     """``(_frames_py, _frames_c)``, or skip as :func:`compiled` does."""
     return _frames_py, compiled()
+
+
+def both_channels() -> tuple[ModuleType, ModuleType]:
+    """``(_channel_py, _channel_c)``, or skip as :func:`compiled` does."""
+    return _channel_py, compiled_channels()

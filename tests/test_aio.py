@@ -1,10 +1,13 @@
-"""diverge_frames.aio over both hot paths, run with plain ``asyncio.run``."""
+"""diverge_frames.aio over both hot paths and both channel twins, run with plain
+``asyncio.run``: every test runs once per twin of the channel classes, which ``aio``
+uses for its duration."""
 
 from __future__ import annotations
 
 import asyncio
 from contextlib import aclosing
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,6 +26,13 @@ def _lines(name: str) -> list[bytes]:
 NOTIFICATIONS = [b"\x00" + line for line in _lines("notifications.jsonl")]
 RESULTS = [b"\x00" + line for line in _lines("read_resource_results.jsonl")]
 ERRORS = [b"\x01" + line for line in _lines("errors.jsonl")]
+
+
+@pytest.fixture(autouse=True)
+def _each_channel_twin(channels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the channel classes ``aio`` uses the twin's."""
+    monkeypatch.setattr(aio, "NotificationChannel", channels.NotificationChannel)
+    monkeypatch.setattr(aio, "OneShotChannel", channels.OneShotChannel)
 
 
 class Source:

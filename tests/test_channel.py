@@ -1,12 +1,17 @@
-"""Sequence rules of NotificationChannel and OneShotChannel, over both hot paths.
+"""Sequence rules of NotificationChannel and OneShotChannel, over both hot paths and
+both twins of the channel classes.
 
 Payloads are real traffic from ``tests/data/corpus`` (server-everything over stdio).
+Every test runs once per channel twin (``_channel_py``, ``_channel_c``): for its
+duration, the module's ``NotificationChannel`` and ``OneShotChannel`` are that twin's.
+The fast paths (``receive_value``, ``values``) are in ``test_channel_values.py``.
 """
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -48,6 +53,13 @@ BAD = [
     (b"\x00not json", FrameBodyError),
     (b"\x01{}", FrameBodyError),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _each_channel_twin(channels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make this module's ``NotificationChannel`` and ``OneShotChannel`` the twin's."""
+    monkeypatch.setitem(globals(), "NotificationChannel", channels.NotificationChannel)
+    monkeypatch.setitem(globals(), "OneShotChannel", channels.OneShotChannel)
 
 
 # -------------------------------------------------------------- notification channel

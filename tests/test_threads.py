@@ -23,7 +23,7 @@ import pytest
 from diverge_frames import FrameError
 
 DATA = Path(__file__).parent / "data"
-PYX = Path(__file__).resolve().parent.parent / "src" / "diverge_frames" / "_frames_c.pyx"
+SRC = Path(__file__).resolve().parent.parent / "src" / "diverge_frames"
 THREADS = 8
 ROUNDS = 20
 
@@ -139,16 +139,18 @@ def test_eight_threads_share_one_buffer(frames: ModuleType) -> None:
     assert shared == bytearray()
 
 
-def test_compiled_module_declares_free_threading() -> None:
-    """The .pyx asks for ``freethreading_compatible``, and the C Cython writes for it
+@pytest.mark.parametrize("module", ["_frames_c", "_channel_c"])
+def test_compiled_module_declares_free_threading(module: str) -> None:
+    """Each .pyx asks for ``freethreading_compatible``, and the C Cython writes for it
     declares ``Py_mod_gil = Py_MOD_GIL_NOT_USED`` (used on a free-threaded build)."""
     cython = shutil.which("cython", path=str(Path(sys.executable).parent)) or shutil.which("cython")
     if cython is None:
         pytest.skip("Cython not installed")
-    assert "# cython: freethreading_compatible=True" in PYX.read_text(encoding="utf-8")
+    pyx = SRC / f"{module}.pyx"
+    assert "# cython: freethreading_compatible=True" in pyx.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
-        c_file = Path(tmp) / "_frames_c.c"
-        subprocess.run([cython, "-3", str(PYX), "-o", str(c_file)], check=True, capture_output=True)
+        c_file = Path(tmp) / f"{module}.c"
+        subprocess.run([cython, "-3", str(pyx), "-o", str(c_file)], check=True, capture_output=True)
         c = c_file.read_text(encoding="utf-8")
     assert "{Py_mod_gil, __Pyx_FREETHREADING_COMPATIBLE}" in c
     assert "PyUnstable_Module_SetGIL(__pyx_m, __Pyx_FREETHREADING_COMPATIBLE)" in c

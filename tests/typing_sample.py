@@ -24,7 +24,13 @@ from diverge_frames import (
     notifications,
     read_resource,
 )
-from diverge_frames.channel import ChannelState, Error, Notification, NotificationChannel
+from diverge_frames.channel import (
+    ChannelState,
+    Error,
+    Notification,
+    NotificationChannel,
+    OneShotChannel,
+)
 from diverge_frames.types import (
     BlobResourceContents,
     CustomNotification,
@@ -132,6 +138,13 @@ def main() -> None:
     assert_type(event, Notification | Error)
     assert isinstance(event, Notification) and event.value.method == "notifications/progress"
     assert channel.state is ChannelState.OPEN
+    value = channel.receive_value(PROGRESS)
+    assert_type(value, ServerNotification | ErrorData)
+    assert not isinstance(value, ErrorData) and value.method == "notifications/progress"
+    methods = [v.method for v in channel.values([PROGRESS]) if not isinstance(v, ErrorData)]
+    assert methods == ["notifications/progress"]
+    one = OneShotChannel()
+    assert_type(one.receive_value(TEXT), ReadResourceResult | ErrorData)
 
     assert asyncio.run(stream()) == ["notifications/progress"]
 

@@ -35,6 +35,19 @@ Example::
     end = ch.finish()                 # Finished(), or NotServed() if payloads was empty
     ch.state                          # ChannelState.FINISHED or ChannelState.NOT_SERVED
 
+Where the values matter more than the events (a relay), ``receive_value`` applies the
+same rules and returns the decoded value itself (the notification or result, or the
+``ErrorData`` that an :class:`Error` would carry), and ``values`` does that over an
+iterable of payloads; neither builds an event::
+
+    ch = NotificationChannel()
+    for value in ch.values(payloads):   # each notification in order, an ErrorData last
+        relay(value)
+    ch.finish()
+
+The classes are compiled when the extension is built (``_channel_c``) and pure Python
+otherwise (``_channel_py``), the same rules, events and errors either way.
+
 For asyncio see :mod:`diverge_frames.aio`; for when the proxy asks for a notification
 channel at all see :class:`NotificationSubscription`.
 """
@@ -42,14 +55,23 @@ channel at all see :class:`NotificationSubscription`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from . import notifications as _notifications
-from . import read_resource as _read_resource
+from ._events import (
+    Aborted,
+    ChannelState,
+    EndEvent,
+    Error,
+    Finished,
+    Notification,
+    NotificationEvent,
+    NotServed,
+    ReadResourceEvent,
+    Result,
+)
+from ._impl import NO_EXTENSIONS
+from ._wire import Payload  # noqa: F401 - defined here before, kept for importers
 from .errors import SequenceError
-from .types import ErrorData, ReadResourceResult, ServerNotification
 
 __all__ = [
     "ChannelState",
@@ -68,214 +90,21 @@ __all__ = [
     "NotificationSubscription",
 ]
 
-Payload = bytes | bytearray | memoryview
+# The channel classes are one twin's: the compiled one (_channel_c) when it imports,
+# unless the pure-Python path is forced (_impl.NO_EXTENSIONS); type checkers read the
+# pure one (_channel_py), the reference.
+if TYPE_CHECKING or NO_EXTENSIONS:
+    from . import _channel_py as _twin
+else:  # pragma: no cover - which branch runs depends on the build
+    try:
+        from . import _channel_c as _twin
+    except ImportError:  # no compiler at install time
+        from . import _channel_py as _twin
 
-
-class ChannelState(enum.Enum):
-    """Where a channel is in its sequence.
-
-    ``OPEN``: responses may still arrive (none yet, or only notifications).
-    ``ANSWERED``: a one-shot channel's result arrived; only the finish may follow.
-    ``ERRORED``: the error arrived (the last response); only the finish may follow.
-    ``FINISHED``: finished cleanly after at least one response.
-    ``NOT_SERVED``: finished with no response before it: the ask was not served.
-    ``ABORTED``: ended abruptly (:meth:`NotificationChannel.abort`).
-    """
-
-    OPEN = "open"
-    ANSWERED = "answered"
-    ERRORED = "errored"
-    FINISHED = "finished"
-    NOT_SERVED = "not_served"
-    ABORTED = "aborted"
-
-    @property
-    def ended(self) -> bool:
-        """``True`` for ``FINISHED``, ``NOT_SERVED`` and ``ABORTED``: nothing more may
-        be fed to the channel, not even :meth:`~NotificationChannel.abort`."""
-        return self in _ENDED
-
-
-_ENDED = frozenset({ChannelState.FINISHED, ChannelState.NOT_SERVED, ChannelState.ABORTED})
-
-
-# ------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class Notification:
-    """One notification, as the server sent it (tag ``0`` on a notification channel)."""
-
-    value: ServerNotification
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """The read-resource result (tag ``0`` on a one-shot channel)."""
-
-    value: ReadResourceResult
-
-
-@dataclass(frozen=True, slots=True)
-class Error:
-    """The MCP server's error (tag ``1``): the last response on the channel.
-
-    ``error`` is rmcp's ``ErrorData``; its JSON-RPC ``code`` is content (``-32601``,
-    ``-32602``, ``-32002`` ...), passed through untouched.
-    """
-
-    error: ErrorData
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """The channel finished cleanly after at least one response."""
-
-
-@dataclass(frozen=True, slots=True)
-class NotServed:
-    """The channel finished with no response before the finish: the ask was not served."""
-
-
-@dataclass(frozen=True, slots=True)
-class Aborted:
-    """The channel ended abruptly (no clean finish)."""
-
-
-#: What :meth:`NotificationChannel.receive` returns.
-NotificationEvent = Notification | Error
-#: What :meth:`OneShotChannel.receive` returns.
-ReadResourceEvent = Result | Error
-#: What ``finish()`` and ``abort()`` return.
-EndEvent = Finished | NotServed | Aborted
-
-
-# ----------------------------------------------------------------------- channels
-
-
-class _Channel:
-    """State shared by both channel kinds: the state, the count of responses and the
-    two ways to end."""
-
-    __slots__ = ("_decode", "_received", "_state")
-
-    _decode: Callable[[Payload], Any]
-    _state: ChannelState
-    _received: int
-
-    @property
-    def state(self) -> ChannelState:
-        """The channel's :class:`ChannelState`."""
-        return self._state
-
-    def finish(self) -> Finished | NotServed:
-        """Record the channel response finish (the connection closed cleanly).
-
-        Returns :class:`NotServed` when no response preceded it, else
-        :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
-        the channel already ended (a finish twice, a finish after an abort).
-        """
-        if self._state in _ENDED:
-            raise SequenceError(f"finish on a channel that already ended ({self._state.name})")
-        if self._received == 0:
-            self._state = ChannelState.NOT_SERVED
-            return NotServed()
-        self._state = ChannelState.FINISHED
-        return Finished()
-
-    def abort(self) -> Aborted:
-        """Record an abrupt end: the connection dropped or a frame was cut short.
-
-        Allowed in any state that has not ended (including after the error, when only
-        the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
-        when the channel already ended.
-        """
-        if self._state in _ENDED:
-            raise SequenceError(f"abort on a channel that already ended ({self._state.name})")
-        self._state = ChannelState.ABORTED
-        return Aborted()
-
-    def _refuse(self, what: str) -> SequenceError:
-        if self._state is ChannelState.ERRORED:
-            why = "after the error, which is the last response"
-        elif self._state is ChannelState.ANSWERED:
-            why = "after the one response a read-resource channel carries"
-        else:
-            why = f"after the channel ended ({self._state.name})"
-        return SequenceError(f"{what} {why}")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(state={self._state.name}, received={self._received})"
-
-
-class NotificationChannel(_Channel):
-    """The notification channel (kind 4, ``/mcp/notifications/{channel}``).
-
-    Zero or more notifications, an error only as the last response, then the finish.
-    ``decode`` turns one payload into a notification or an ``ErrorData``; it defaults
-    to :func:`diverge_frames.notifications.decode` (pass
-    ``_frames_py.decode_notification`` to pin the pure-Python twin).
-    """
-
-    __slots__ = ()
-
-    def __init__(self, decode: Callable[[Payload], Any] | None = None) -> None:
-        self._decode = _notifications.decode if decode is None else decode
-        self._state = ChannelState.OPEN
-        self._received = 0
-
-    def receive(self, payload: Payload) -> Notification | Error:
-        """Take one channel response payload (``bytes``/``bytearray``/``memoryview``).
-
-        Returns :class:`Notification` (tag 0) or :class:`Error` (tag 1, after which the
-        state is ``ERRORED`` and only the finish may follow).
-
-        Raises :class:`~diverge_frames.errors.SequenceError` when the channel is not
-        ``OPEN`` (nothing is decoded then), or the payload's ``FrameError``
-        (``EmptyFrameError``, ``UnknownTagError``, ``FrameBodyError``); either way the
-        state is unchanged.
-        """
-        if self._state is not ChannelState.OPEN:
-            raise self._refuse("a notification channel response")
-        value = self._decode(payload)
-        self._received += 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-            return Error(value)
-        return Notification(value)
-
-
-class OneShotChannel(_Channel):
-    """A read-resource channel: exactly one response, then the finish.
-
-    ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
-    defaults to :func:`diverge_frames.read_resource.decode`.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, decode: Callable[[Payload], Any] | None = None) -> None:
-        self._decode = _read_resource.decode if decode is None else decode
-        self._state = ChannelState.OPEN
-        self._received = 0
-
-    def receive(self, payload: Payload) -> Result | Error:
-        """Take the channel's one response payload.
-
-        Returns :class:`Result` (tag 0; state ``ANSWERED``) or :class:`Error` (tag 1;
-        state ``ERRORED``). Raises :class:`~diverge_frames.errors.SequenceError` for a
-        second response or one after the end, or the payload's ``FrameError``; either
-        way the state is unchanged.
-        """
-        if self._state is not ChannelState.OPEN:
-            raise self._refuse("a read-resource channel response")
-        value = self._decode(payload)
-        self._received = 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-            return Error(value)
-        self._state = ChannelState.ANSWERED
-        return Result(value)
+NotificationChannel = _twin.NotificationChannel
+OneShotChannel = _twin.OneShotChannel
+#: ``"cython"`` when the channel classes are the compiled twin's, else ``"python"``.
+_IMPLEMENTATION = "python" if _twin.__name__.endswith("_py") else "cython"
 
 
 # ------------------------------------------------------------------ subscription

@@ -1,0 +1,255 @@
+# cython: language_level=3
+# cython: freethreading_compatible=True, embedsignature=True, embedsignature.format=clinic
+"""The channels' sequence rules compiled: the twin of ``_channel_py.py``.
+
+The same classes, methods, events, states and errors, docstrings included (both pass
+the same tests); :mod:`diverge_frames.channel` documents them and picks one. What only
+this twin does, all for speed and none visible:
+
+* the state is a C int, the index of its ``ChannelState`` member (in the order
+  ``_events`` defines, which a test holds ``STATE_INDEXES`` to); ``state`` gives the
+  member;
+* both kinds share one ``_take``, the rules of ``receive_value``, told apart by
+  ``_one_shot``;
+* "an ``ErrorData``" is C's type check (the type or a subclass), not ``isinstance``:
+  the same answer without the lookup of ``__instancecheck__`` on msgspec's metaclass;
+* an event is built without its dataclass ``__init__`` frame (``df_event`` in
+  ``_channel.h``): the same object;
+* ``values()`` returns an iterator object of its own (``_Values``), not a generator.
+
+Like the pure twin (and h11's state machines), a channel is for one thread or task at
+a time; no object it holds is replaced after ``__init__``, so sharing one by mistake
+gets wrong states, never freed memory.
+"""
+
+from cpython.object cimport PyObject_TypeCheck, PyTypeObject
+
+from . import notifications as _notifications
+from . import read_resource as _read_resource
+from ._events import (ABORTED, FINISHED, NOT_SERVED, ChannelState, Error, Notification, Result,
+                      already_ended, refused)
+from .types import ErrorData
+
+cdef extern from "_channel.h":
+    object df_event(object cls, object name, object value)
+
+# The states, as indexes into _STATES (the order of ChannelState's members).
+cdef enum:
+    _OPEN = 0
+    _ANSWERED = 1
+    _ERRORED = 2
+    _FINISHED = 3  # this one and the two after it are the ends
+    _NOT_SERVED = 4
+    _ABORTED = 5
+
+#: ``ChannelState`` members by index: ``_STATES[_OPEN] is ChannelState.OPEN`` ...
+cdef tuple _STATES = tuple(ChannelState)
+#: The C constants by member name, for the test that holds them to ``ChannelState``.
+STATE_INDEXES = {
+    "OPEN": _OPEN,
+    "ANSWERED": _ANSWERED,
+    "ERRORED": _ERRORED,
+    "FINISHED": _FINISHED,
+    "NOT_SERVED": _NOT_SERVED,
+    "ABORTED": _ABORTED,
+}
+
+#: What ``next(source, _END)`` returns at the end of a ``values()`` source.
+cdef object _END = object()
+cdef object _ERROR_DATA = ErrorData  # a class (msgspec.Struct's metaclass)
+cdef str _VALUE = "value"
+cdef str _ERROR = "error"
+cdef str _NOTIFICATION_RESPONSE = "a notification channel response"
+cdef str _READ_RESOURCE_RESPONSE = "a read-resource channel response"
+
+
+cdef class _Channel:
+    """State shared by both channel kinds: the state, the count of responses and the
+    two ways to end."""
+
+    cdef object _decode
+    cdef int _state
+    cdef Py_ssize_t _received
+    cdef bint _one_shot
+
+    @property
+    def state(self):
+        """The channel's :class:`ChannelState`."""
+        return _STATES[self._state]
+
+    def finish(self):
+        """Record the channel response finish (the connection closed cleanly).
+
+        Returns :class:`NotServed` when no response preceded it, else
+        :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
+        the channel already ended (a finish twice, a finish after an abort).
+        """
+        if self._state >= _FINISHED:
+            raise already_ended("finish", _STATES[self._state])
+        if self._received == 0:
+            self._state = _NOT_SERVED
+            return NOT_SERVED
+        self._state = _FINISHED
+        return FINISHED
+
+    def abort(self):
+        """Record an abrupt end: the connection dropped or a frame was cut short.
+
+        Allowed in any state that has not ended (including after the error, when only
+        the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
+        when the channel already ended.
+        """
+        if self._state >= _FINISHED:
+            raise already_ended("abort", _STATES[self._state])
+        self._state = _ABORTED
+        return ABORTED
+
+    cdef object _take(self, object payload):
+        # The rules of receive_value, for both kinds.
+        if self._state != _OPEN:
+            raise refused(
+                _READ_RESOURCE_RESPONSE if self._one_shot else _NOTIFICATION_RESPONSE,
+                _STATES[self._state],
+            )
+        value = self._decode(payload)
+        self._received += 1
+        if PyObject_TypeCheck(value, <PyTypeObject *>_ERROR_DATA):  # isinstance, sans hooks
+            self._state = _ERRORED
+        elif self._one_shot:
+            self._state = _ANSWERED
+        return value
+
+    cdef _Values _values(self, object payloads):
+        cdef _Values it = _Values.__new__(_Values)
+        it._source = iter(payloads)
+        it._channel = self
+        return it
+
+    def __repr__(self):
+        state = _STATES[self._state].name
+        return f"{type(self).__name__}(state={state}, received={self._received})"
+
+
+cdef class NotificationChannel(_Channel):
+    # The first two lines: the signature, for inspect (a compiled class has no other).
+    """NotificationChannel(decode=None)
+--
+
+The notification channel (kind 4, ``/mcp/notifications/{channel}``).
+
+    Zero or more notifications, an error only as the last response, then the finish.
+    ``decode`` turns one payload into a notification or an ``ErrorData``; it defaults
+    to :func:`diverge_frames.notifications.decode` (pass
+    ``_frames_py.decode_notification`` to pin the pure-Python twin).
+    """
+
+    def __init__(self, decode=None):
+        self._decode = _notifications.decode if decode is None else decode
+        self._state = _OPEN
+        self._received = 0
+        self._one_shot = False
+
+    def receive(self, payload):
+        """Take one channel response payload (``bytes``/``bytearray``/``memoryview``).
+
+        Returns :class:`Notification` (tag 0) or :class:`Error` (tag 1, after which the
+        state is ``ERRORED`` and only the finish may follow).
+
+        Raises :class:`~diverge_frames.errors.SequenceError` when the channel is not
+        ``OPEN`` (nothing is decoded then), or the payload's ``FrameError``
+        (``EmptyFrameError``, ``UnknownTagError``, ``FrameBodyError``); either way the
+        state is unchanged.
+        """
+        value = self._take(payload)
+        if self._state == _OPEN:
+            return df_event(Notification, _VALUE, value)
+        return df_event(Error, _ERROR, value)
+
+    def receive_value(self, payload):
+        """:meth:`receive`, returning the decoded value rather than an event.
+
+        The same rules, state changes and errors; returns the notification (the
+        ``value`` of the :class:`Notification` event) or the ``ErrorData`` (the
+        ``error`` of the :class:`Error` event, after which the state is ``ERRORED``).
+        """
+        return self._take(payload)
+
+    def values(self, payloads):
+        """:meth:`receive_value` over ``payloads``, one as each value is asked for.
+
+        Yields each payload's value in order (the ``ErrorData``, if one comes, last:
+        a payload after it raises ``SequenceError``). The first payload that raises
+        ends the iterator with that error, the state unchanged by that payload (the
+        payloads before it were received); ``finish()`` stays the caller's.
+        ``iter(payloads)`` is taken at once (``TypeError`` when not iterable).
+        """
+        return self._values(payloads)
+
+
+cdef class OneShotChannel(_Channel):
+    # The first two lines: the signature, for inspect (a compiled class has no other).
+    """OneShotChannel(decode=None)
+--
+
+A read-resource channel: exactly one response, then the finish.
+
+    ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
+    defaults to :func:`diverge_frames.read_resource.decode`.
+    """
+
+    def __init__(self, decode=None):
+        self._decode = _read_resource.decode if decode is None else decode
+        self._state = _OPEN
+        self._received = 0
+        self._one_shot = True
+
+    def receive(self, payload):
+        """Take the channel's one response payload.
+
+        Returns :class:`Result` (tag 0; state ``ANSWERED``) or :class:`Error` (tag 1;
+        state ``ERRORED``). Raises :class:`~diverge_frames.errors.SequenceError` for a
+        second response or one after the end, or the payload's ``FrameError``; either
+        way the state is unchanged.
+        """
+        value = self._take(payload)
+        if self._state == _ANSWERED:
+            return df_event(Result, _VALUE, value)
+        return df_event(Error, _ERROR, value)
+
+    def receive_value(self, payload):
+        """:meth:`receive`, returning the decoded value rather than an event: the
+        ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
+        ``ERRORED``). The same rules, state changes and errors."""
+        return self._take(payload)
+
+    def values(self, payloads):
+        """:meth:`receive_value` over ``payloads``, one as each value is asked for:
+        the one response's value, then ``SequenceError`` if another payload follows.
+        The first payload that raises ends the iterator with that error."""
+        return self._values(payloads)
+
+
+cdef class _Values:
+    """What ``values()`` returns: the channel's rules over each payload as it is asked
+    for. After a payload raises (or the source does) it is exhausted, as the pure
+    twin's generator is."""
+
+    cdef object _source
+    cdef _Channel _channel
+    cdef bint _done
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._done:
+            raise StopIteration
+        try:
+            payload = next(self._source, _END)  # the end without a StopIteration object
+            if payload is not _END:
+                return self._channel._take(payload)
+        except BaseException:
+            self._done = True
+            raise
+        self._done = True
+        raise StopIteration
