@@ -28,6 +28,8 @@ forbid (one after the error, a second read-resource result) raises
 has the server close the connection as soon as it has no more to send. Wrap the call
 in ``asyncio.wait_for`` / ``asyncio.timeout`` to bound a peer that does not.
 
+Both take each payload with the channel's ``receive_value`` (no event is built).
+
 Both close the source (its ``aclose()``, when it has one) whenever they stop: at the
 finish, on an error, on a decode error, or when the consumer is cancelled or stops
 iterating. Use ``contextlib.aclosing`` around :func:`notifications` so an early
@@ -39,7 +41,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
-from .channel import Error, Notification, NotificationChannel, NotServed, OneShotChannel
+from .channel import NotificationChannel, NotServed, OneShotChannel
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
 __all__ = [
@@ -112,15 +114,16 @@ async def notifications(
     (an abrupt end). The source is closed in every case.
     """
     channel = NotificationChannel(decode)
+    receive_value = channel.receive_value
     source = payloads.__aiter__()
     error: ErrorData | None = None
     try:
         async for payload in source:
-            event = channel.receive(payload)
-            if isinstance(event, Notification):
-                yield event.value
+            value = receive_value(payload)
+            if isinstance(value, ErrorData):
+                error = value
             else:
-                error = event.error
+                yield value
     finally:
         await _aclose(source)
     if isinstance(channel.finish(), NotServed):
@@ -144,14 +147,14 @@ async def read_resource(
     """
     channel = OneShotChannel(decode)
     source = payloads.__aiter__()
-    event = None
+    value = None
     try:
         async for payload in source:
-            event = channel.receive(payload)
+            value = channel.receive_value(payload)
     finally:
         await _aclose(source)
     if isinstance(channel.finish(), NotServed):
         raise NotServedError("read-resource")
-    if isinstance(event, Error):
-        raise ReadResourceError(event.error)
-    return event.value  # type: ignore[union-attr]
+    if isinstance(value, ErrorData):
+        raise ReadResourceError(value)
+    return value  # type: ignore[return-value]
