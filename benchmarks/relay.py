@@ -2,69 +2,151 @@
 
 What a proxy does with each channel it relays: take each payload, apply the channel's
 sequence rules (a notification channel: notifications, an error only last; a
-read-resource channel: one response), and write the value out again. The channels are
-:func:`benchmarks.cases.relay_channels` (every corpus frame under 1 MB); one operation
-is one frame. Four loops, each returning the bytes it wrote and the channels served:
+read-resource channel: one response; then the finish, or an abrupt end), and write the
+value out again. One operation is one frame. The loops of the matrix
+(:data:`IMPLEMENTATIONS`), each returning the bytes it wrote and the channels served
+(finished after at least one response):
 
-* ``channel``: ours, with :class:`diverge_frames.channel.NotificationChannel` /
-  :class:`~diverge_frames.channel.OneShotChannel` (the default decode) and
-  :func:`diverge_frames.notifications.encode` / ``read_resource.encode``;
+* ``channel``: ours as users write it, with the events of
+  :class:`diverge_frames.channel.NotificationChannel` /
+  :class:`~diverge_frames.channel.OneShotChannel`'s ``receive`` (the default decode)
+  and :func:`diverge_frames.notifications.encode` / ``read_resource.encode``;
+* ``receive_value``, ``values``: the same with ``receive_value(payload)`` per payload,
+  or ``values(payloads)`` per channel (no event built);
 * ``minimal``: the same decode and encode with a minimal state machine of the same
-  rules written inline: what the channel layer costs is the difference;
+  rules written inline: what the channel classes cost is the difference;
 * ``mcp-types``: the tag byte split off, mcp-types' pydantic models
   (:mod:`benchmarks.peers`), the same inline rules, ``model_dump_json`` and the tag;
 * ``orjson``: untyped: ``orjson.loads`` to a dict, minimal checks (an object; a string
   ``method``, a ``contents`` list, or an integer ``code`` and a string ``message``),
   the same inline rules, ``orjson.dumps`` and the tag.
 
-The inline rules raise ``ValueError`` where the channel classes raise
-``SequenceError``; the corpus follows the rules, so neither is raised here.
+And three more that :func:`run` times (``loops(extra=True)``): ``channel (pure)`` and
+``values (pure)``, the pure-Python channel classes (``_channel_py``) with the same
+decode and encode, and ``bare``, the same decode and encode with no rules at all: the
+floor that :func:`run`'s ``layer_ns`` is measured from.
+
+A channel is ``(kind, payloads)``, which finishes, or ``(kind, payloads, end)`` with
+``end`` ``"finish"`` or ``"abort"``. The inline rules raise ``ValueError`` where the
+channel classes raise ``SequenceError``; real traffic follows the rules, so neither is
+raised here.
+
+``python -m benchmarks.relay`` (from the repository's root) times every loop on three
+sets of frames: ``corpus``, :func:`benchmarks.cases.relay_channels` (every corpus
+frame under 1 MB: one notification channel carrying every notification then the first
+error, one read-resource channel per result and per other error); ``stream``, that
+notification channel alone (the cost per frame once a channel is open); ``capture``,
+the shipped sample capture channel by channel (:func:`capture_channels`: its
+not-served channel and its abort included). Thread CPU time, interleaved rounds
+(:mod:`benchmarks.timing`); :func:`run` is the function for other scripts.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import platform
+import statistics
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
-from diverge_frames import notifications, read_resource
-from diverge_frames.channel import Error, Finished, NotificationChannel, OneShotChannel
+import diverge_frames
+from diverge_frames import _channel_py, channel, notifications, read_resource
+from diverge_frames.capture import read_capture
+from diverge_frames.channel import Error, Finished
 from diverge_frames.types import ErrorData
 
 from . import peers
+from .cases import relay_channels
+from .timing import CLOCK, Group, PythonCell, median, median_ratio, run_rounds, steady_allocator
 
-__all__ = ["IMPLEMENTATIONS", "REFERENCE", "Channels", "loops"]
+__all__ = [
+    "IMPLEMENTATIONS",
+    "EXTRA",
+    "REFERENCE",
+    "FLOOR",
+    "Channels",
+    "loops",
+    "capture_channels",
+    "run",
+    "main",
+]
 
 #: Columns of the relay table, the reference (ours, as users write it) first.
-IMPLEMENTATIONS = ("channel", "minimal", "mcp-types", "orjson")
+IMPLEMENTATIONS = ("channel", "receive_value", "values", "minimal", "mcp-types", "orjson")
+#: The loops only :func:`run` times besides those.
+EXTRA = ("channel (pure)", "values (pure)", "bare")
 REFERENCE = "channel"
+#: What :func:`run`'s ``layer_ns`` is measured from: decode and encode, no rules.
+FLOOR = "bare"
+#: The untyped loop every :func:`run` ratio is taken to.
+ORJSON = "orjson"
 
-#: ``[(kind, payloads)]``: the channels to relay.
-Channels = Sequence[tuple[str, Sequence[bytes]]]
+#: ``[(kind, payloads)]`` or ``[(kind, payloads, end)]``: the channels to relay.
+Channels = Sequence[tuple[Any, ...]]
+Loop = Callable[[Channels], tuple[int, int]]
+
+CAPTURE = Path(diverge_frames.__file__).with_name("data") / "sample.capture.jsonl"
 
 _OPEN, _ANSWERED, _ERRORED = 0, 1, 2
 _AFTER_THE_END = "a response after the error or after the one result of a read-resource channel"
 
 
-def relay_channel(channels: Channels) -> tuple[int, int]:
-    """Ours, with the channel classes: ``(bytes written, channels served)``."""
-    written = served = 0
-    for kind, payloads in channels:
-        if kind == "notifications":
-            channel: NotificationChannel | OneShotChannel = NotificationChannel()
-            encode = notifications.encode
-        else:
-            channel = OneShotChannel()
-            encode = read_resource.encode
-        for payload in payloads:
-            event = channel.receive(payload)
-            written += len(encode(event.error if type(event) is Error else event.value))
-        served += type(channel.finish()) is Finished
-    return written, served
+# ------------------------------------------------------------------------ ours
+
+
+def _ours(module: Any, api: str) -> Loop:
+    """The loop over ``module``'s channel classes, receiving with ``api``:
+    ``"events"`` (``receive``), ``"receive_value"`` or ``"values"``."""
+    notification_channel, one_shot_channel = module.NotificationChannel, module.OneShotChannel
+    encode_notification, encode_read_resource = notifications.encode, read_resource.encode
+
+    def relay(channels: Channels) -> tuple[int, int]:
+        written = served = 0
+        for kind, payloads, *end in channels:
+            if kind == "notifications":
+                ch = notification_channel()
+                encode = encode_notification
+            else:
+                ch = one_shot_channel()
+                encode = encode_read_resource
+            if api == "values":
+                for value in ch.values(payloads):
+                    written += len(encode(value))
+            elif api == "receive_value":
+                receive_value = ch.receive_value
+                for payload in payloads:
+                    written += len(encode(receive_value(payload)))
+            else:
+                receive = ch.receive
+                for payload in payloads:
+                    event = receive(payload)
+                    written += len(encode(event.error if type(event) is Error else event.value))
+            if end and end[0] == "abort":
+                ch.abort()
+            else:
+                served += type(ch.finish()) is Finished
+        return written, served
+
+    relay.__doc__ = f"Ours, {module.__name__}'s classes with {api}: ``(bytes, served)``."
+    return relay
+
+
+relay_channel = _ours(channel, "events")
+relay_receive_value = _ours(channel, "receive_value")
+relay_values = _ours(channel, "values")
+
+
+def _served(end: list[str], received: int) -> int:
+    return 0 if end and end[0] == "abort" else int(received > 0)
 
 
 def relay_minimal(channels: Channels) -> tuple[int, int]:
     """Ours: the same decode and encode, the rules inline."""
     written = served = 0
-    for kind, payloads in channels:
+    for kind, payloads, *end in channels:
         one_shot = kind != "notifications"
         decode, encode = (
             (read_resource.decode, read_resource.encode)
@@ -83,11 +165,28 @@ def relay_minimal(channels: Channels) -> tuple[int, int]:
             elif one_shot:
                 state = _ANSWERED
             written += len(encode(value))
-        served += received > 0
+        served += _served(end, received)
     return written, served
 
 
-def _mcp_loop() -> Callable[[Channels], tuple[int, int]] | None:
+def relay_bare(channels: Channels) -> tuple[int, int]:
+    """Ours: the same decode and encode, no rules (the floor of ``layer_ns``)."""
+    written = served = 0
+    for kind, payloads, *end in channels:
+        if kind == "notifications":
+            decode, encode = notifications.decode, notifications.encode
+        else:
+            decode, encode = read_resource.decode, read_resource.encode
+        for payload in payloads:
+            written += len(encode(decode(payload)))
+        served += _served(end, len(payloads))
+    return written, served
+
+
+# ---------------------------------------------------------------------- peers
+
+
+def _mcp_loop() -> Loop | None:
     if peers.mcp_validators() is None:
         return None
     validator, dump = peers.mcp_validator, peers.mcp_dump
@@ -100,7 +199,7 @@ def _mcp_loop() -> Callable[[Channels], tuple[int, int]] | None:
     def relay_mcp_types(channels: Channels) -> tuple[int, int]:
         """mcp-types' models, the rules inline."""
         written = served = 0
-        for kind, payloads in channels:
+        for kind, payloads, *end in channels:
             one_shot = kind != "notifications"
             state = _OPEN
             received = 0
@@ -117,13 +216,13 @@ def _mcp_loop() -> Callable[[Channels], tuple[int, int]] | None:
                 elif one_shot:
                     state = _ANSWERED
                 written += len(bytes((tag,)) + dump(value).encode())
-            served += received > 0
+            served += _served(end, received)
         return written, served
 
     return relay_mcp_types
 
 
-def _orjson_loop() -> Callable[[Channels], tuple[int, int]] | None:
+def _orjson_loop() -> Loop | None:
     orjson = peers.orjson()
     if orjson is None:
         return None
@@ -132,7 +231,7 @@ def _orjson_loop() -> Callable[[Channels], tuple[int, int]] | None:
     def relay_orjson(channels: Channels) -> tuple[int, int]:
         """orjson to dicts, minimal checks, the rules inline."""
         written = served = 0
-        for kind, payloads in channels:
+        for kind, payloads, *end in channels:
             one_shot = kind != "notifications"
             state = _OPEN
             received = 0
@@ -157,18 +256,177 @@ def _orjson_loop() -> Callable[[Channels], tuple[int, int]] | None:
                     raise ValueError("not a notification")
                 received += 1
                 written += len(bytes((tag,)) + dumps(value))
-            served += received > 0
+            served += _served(end, received)
         return written, served
 
     return relay_orjson
 
 
-def loops() -> dict[str, Callable[[Channels], tuple[int, int]]]:
-    """``{column: loop}`` of the implementations installed."""
-    out: dict[str, Callable[[Channels], tuple[int, int]] | None] = {
+def loops(extra: bool = False) -> dict[str, Loop]:
+    """``{column: loop}`` of the implementations installed (:data:`IMPLEMENTATIONS`;
+    with ``extra``, :data:`EXTRA` too)."""
+    out: dict[str, Loop | None] = {
         "channel": relay_channel,
+        "receive_value": relay_receive_value,
+        "values": relay_values,
         "minimal": relay_minimal,
         "mcp-types": _mcp_loop(),
         "orjson": _orjson_loop(),
     }
+    if extra:
+        out["channel (pure)"] = _ours(_channel_py, "events")
+        out["values (pure)"] = _ours(_channel_py, "values")
+        out["bare"] = relay_bare
     return {name: loop for name, loop in out.items() if loop is not None}
+
+
+# ------------------------------------------------------------------- frames
+
+
+def capture_channels(path: Path = CAPTURE) -> list[tuple[str, tuple[bytes, ...], str]]:
+    """The channels of a capture as ``(kind, payloads, end)``, in the order they end
+    (a channel still open at the end of the capture is left out)."""
+    kinds: dict[str, str] = {}
+    payloads: dict[str, list[bytes]] = {}
+    out = []
+    with open(path, "rb") as f:
+        for _, record in read_capture(f):
+            kinds.setdefault(record.channel, record.kind)
+            got = payloads.setdefault(record.channel, [])
+            if record.payload is not None:
+                got.append(record.payload)
+            else:
+                out.append(
+                    (kinds[record.channel], tuple(got), "finish" if record.finish else "abort")
+                )
+    return out
+
+
+def frame_count(channels: Channels) -> int:
+    """How many payloads ``channels`` holds: the operations of one pass of a loop."""
+    return sum(len(c[1]) for c in channels)
+
+
+def check(channels: Channels, names: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
+    """Run each loop once over ``channels``: ours must write the same bytes, and every
+    loop serve the same channels. Returns ``{name: (bytes, served)}``."""
+    available = loops(extra=True)
+    results = {n: available[n](channels) for n in (names or available)}
+    ours = {n: r for n, r in results.items() if n not in ("mcp-types", "orjson")}
+    if len({r[0] for r in ours.values()}) != 1:
+        raise AssertionError(f"our relay loops wrote different byte counts: {ours}")
+    if len({r[1] for r in results.values()}) != 1:
+        raise AssertionError(f"the relay loops disagree on the channels served: {results}")
+    return results
+
+
+# ------------------------------------------------------------------- timing
+
+
+def run(
+    frames: Channels | None = None,
+    *,
+    rounds: int = 15,
+    target_ms: float = 20.0,
+    only: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Time the loops over ``frames`` (default: :func:`benchmarks.cases.relay_channels`).
+
+    ``rounds``: interleaved rounds; ``target_ms``: the CPU time of one measurement;
+    ``only``: the loops to time (default every one installed, :data:`EXTRA` included;
+    ``bare`` and ``orjson`` are always timed, for the columns measured from them).
+
+    Returns ``{"frames", "channels", "served", "rounds", "clock", "loops": {name:
+    {"ns_per_frame", "wall_ns_per_frame", "layer_ns", "vs_orjson"}}}``: the medians
+    over the rounds of the CPU ns per frame and the wall ns per frame beside it, of the
+    ns per frame over ``bare``'s in the same round (what the rules cost on top of
+    decode and encode), and of the ratio to orjson's loop in the same round (absent
+    without orjson).
+    """
+    channels = relay_channels() if frames is None else frames
+    available = loops(extra=True)
+    names = [n for n in available if only is None or n in only or n in (FLOOR, ORJSON)]
+    served = check(channels, names)[FLOOR][1]
+    count = frame_count(channels)
+    cells = {
+        n: PythonCell("relay", "relay", n, pairs=[(available[n], channels)], per_pass=count)
+        for n in names
+    }
+    steady_allocator()
+    for cell in cells.values():
+        cell.calibrate(int(target_ms * 1e6))
+    run_rounds([Group("relay", "relay", list(cells.values()))], rounds, heavy_stride=1)
+    floor = cells[FLOOR]
+    out: dict[str, Any] = {}
+    for name, cell in cells.items():
+        row = {
+            "ns_per_frame": median(cell.cpu),
+            "wall_ns_per_frame": median(cell.wall),
+            "layer_ns": statistics.median(a - b for a, b in zip(cell.cpu, floor.cpu, strict=True)),
+        }
+        if ORJSON in cells:
+            row["vs_orjson"] = median_ratio(cell, cells[ORJSON])
+        out[name] = row
+    return {
+        "frames": count,
+        "channels": len(channels),
+        "served": served,
+        "rounds": rounds,
+        "clock": CLOCK,
+        "loops": out,
+    }
+
+
+def _table(title: str, result: dict[str, Any]) -> str:
+    lines = [
+        (
+            f"{title}: {result['frames']} frames on {result['channels']} channels, "
+            f"{result['rounds']} rounds, {result['clock']}"
+        ),
+        f"  {'loop':15} {'ns/frame':>9} {'frames/s':>10} {'vs orjson':>10} {'layer ns':>9}",
+    ]
+    for name, row in result["loops"].items():
+        ratio = f"{row['vs_orjson']:.3f}x" if "vs_orjson" in row else "-"
+        lines.append(
+            f"  {name:15} {row['ns_per_frame']:9.1f} {1e9 / row['ns_per_frame']:10,.0f} "
+            f"{ratio:>10} {row['layer_ns']:+9.1f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Time the three frame sets and print a table each (``--json PATH`` writes them)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.relay", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--target-ms", type=float, default=20.0)
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument(
+        "--only", metavar="LOOP,...", help="time these loops (and bare and orjson) alone"
+    )
+    args = parser.parse_args(argv)
+    only = None if args.only is None else args.only.split(",")
+    orjson = peers.orjson()
+    print(
+        f"diverge-frames {diverge_frames.__version__} ({diverge_frames.IMPLEMENTATION}, "
+        f"channel classes {getattr(channel, '_IMPLEMENTATION', 'python')}), "
+        f"Python {platform.python_version()}, "
+        f"orjson {getattr(orjson, '__version__', 'missing')}, {platform.machine()}"
+    )
+    corpus = relay_channels()
+    results = {}
+    for title, frames in (
+        ("corpus", corpus),
+        ("stream", corpus[:1]),
+        ("capture", capture_channels()),
+    ):
+        results[title] = run(frames, rounds=args.rounds, target_ms=args.target_ms, only=only)
+        print(_table(title, results[title]), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

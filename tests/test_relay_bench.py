@@ -1,0 +1,37 @@
+"""``python -m benchmarks.relay`` runs, and its loops agree (ours write the same bytes,
+all serve the same channels): a quick run, one round of tiny measurements; the
+figures themselves are the benchmark's, never asserted here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_relay_benchmark_runs(tmp_path: Path) -> None:
+    if not (ROOT / "benchmarks" / "relay.py").exists():
+        pytest.skip("no benchmarks/ here")
+    out = tmp_path / "relay.json"
+    args = ["--rounds", "1", "--target-ms", "0.05", "--json", str(out)]
+    subprocess.run(
+        [sys.executable, "-m", "benchmarks.relay", *args],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result.keys() == {"corpus", "stream", "capture"}
+    # 46 channels of the corpus, all served; the capture: 20, one not served, one aborted.
+    assert (result["corpus"]["channels"], result["corpus"]["served"]) == (46, 46)
+    assert (result["stream"]["frames"], result["stream"]["served"]) == (71, 1)
+    assert (result["capture"]["channels"], result["capture"]["served"]) == (20, 18)
+    for each in result.values():
+        assert {"channel", "receive_value", "values", "minimal", "bare"} <= each["loops"].keys()
+        assert all(row["ns_per_frame"] > 0 for row in each["loops"].values())
