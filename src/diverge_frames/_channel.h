@@ -1,29 +1,54 @@
 /* The compiled channel twin's one piece of C (_channel_c.pyx): building an event.
  *
  * An event (diverge_frames.channel.Notification, Result, Error) is a frozen dataclass
- * with slots and one field. Its generated __init__ sets that field through
- * object.__setattr__, past the frozen __setattr__; df_event does the same two steps
- * without the Python frame: the bare instance from the type's tp_alloc (what
- * object.__new__ does for a class with no __new__ of its own), then the field set
- * through its slot descriptor (PyObject_GenericSetAttr, as object.__setattr__ does).
+ * with slots and one field. Its generated __init__ stores that field through
+ * object.__setattr__, past the frozen __setattr__, into the slot its member descriptor
+ * names. df_event makes the same object without the Python frame and without the
+ * attribute lookup: the bare instance from the type's tp_alloc (what object.__new__
+ * does for a class with no __new__ of its own), then the value stored in the slot at
+ * the offset df_slot_offset read, once, from the member descriptor (what a member
+ * descriptor's __set__ does on an empty slot).
  */
 #ifndef DF_CHANNEL_H
 #define DF_CHANNEL_H
 
 #include <Python.h>
 
-/* A new event of class `cls` whose field `name` is `value`; NULL with an exception
- * set on failure (no memory). */
-static PyObject *df_event(PyObject *cls, PyObject *name, PyObject *value) {
+#ifndef Py_T_OBJECT_EX /* Python 3.10 and 3.11: the names before 3.12's Py_ ones */
+#include <structmember.h>
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
+
+/* The offset of the writable object slot that `descr`, a member descriptor of `cls`,
+ * reads and writes; -1 with ImportError set if `descr` is anything else (then the
+ * module does not import and the pure twin is used). */
+static Py_ssize_t df_slot_offset(PyObject *cls, PyObject *descr) {
+    if (!PyType_Check(cls) || !Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
+        PyDescr_TYPE(descr) != (PyTypeObject *)cls) {
+        PyErr_SetString(PyExc_ImportError, "an event field is not a slot of its class");
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != Py_T_OBJECT_EX || (member->flags & Py_READONLY) ||
+        member->offset < (Py_ssize_t)sizeof(PyObject) ||
+        member->offset + (Py_ssize_t)sizeof(PyObject *) > ((PyTypeObject *)cls)->tp_basicsize) {
+        PyErr_SetString(PyExc_ImportError, "an event field is not a writable object slot");
+        return -1;
+    }
+    return member->offset;
+}
+
+/* A new event of class `cls` whose one field, the slot at `offset` (df_slot_offset's),
+ * holds `value`; NULL with an exception set on failure (no memory). */
+static PyObject *df_event(PyObject *cls, Py_ssize_t offset, PyObject *value) {
     PyTypeObject *type = (PyTypeObject *)cls;
-    PyObject *event = type->tp_alloc(type, 0);
+    PyObject *event = type->tp_alloc(type, 0); /* zeroed: the slot is empty */
     if (event == NULL) {
         return NULL;
     }
-    if (PyObject_GenericSetAttr(event, name, value) < 0) {
-        Py_DECREF(event);
-        return NULL;
-    }
+    Py_INCREF(value);
+    *(PyObject **)((char *)event + offset) = value;
     return event;
 }
 

@@ -13,8 +13,8 @@ this twin does, all for speed and none visible:
   ``_one_shot``;
 * "an ``ErrorData``" is C's type check (the type or a subclass), not ``isinstance``:
   the same answer without the lookup of ``__instancecheck__`` on msgspec's metaclass;
-* an event is built without its dataclass ``__init__`` frame (``df_event`` in
-  ``_channel.h``): the same object;
+* an event is built without its dataclass ``__init__`` frame or an attribute lookup
+  (``df_event`` in ``_channel.h``, its field stored in its slot): the same object;
 * ``values()`` returns an iterator object of its own (``_Values``), not a generator.
 
 Like the pure twin (and h11's state machines), a channel is for one thread or task at
@@ -31,7 +31,8 @@ from ._events import (ABORTED, FINISHED, NOT_SERVED, ChannelState, Error, Notifi
 from .types import ErrorData
 
 cdef extern from "_channel.h":
-    object df_event(object cls, object name, object value)
+    Py_ssize_t df_slot_offset(object cls, object descr) except -1
+    object df_event(object cls, Py_ssize_t offset, object value)
 
 # The states, as indexes into _STATES (the order of ChannelState's members).
 cdef enum:
@@ -57,8 +58,10 @@ STATE_INDEXES = {
 #: What ``next(source, _END)`` returns at the end of a ``values()`` source.
 cdef object _END = object()
 cdef object _ERROR_DATA = ErrorData  # a class (msgspec.Struct's metaclass)
-cdef str _VALUE = "value"
-cdef str _ERROR = "error"
+# Where each event's one field lives (ImportError here if it is not a plain slot).
+cdef Py_ssize_t _NOTIFICATION_VALUE = df_slot_offset(Notification, vars(Notification)["value"])
+cdef Py_ssize_t _RESULT_VALUE = df_slot_offset(Result, vars(Result)["value"])
+cdef Py_ssize_t _ERROR_ERROR = df_slot_offset(Error, vars(Error)["error"])
 cdef str _NOTIFICATION_RESPONSE = "a notification channel response"
 cdef str _READ_RESOURCE_RESPONSE = "a read-resource channel response"
 
@@ -162,8 +165,8 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
         """
         value = self._take(payload)
         if self._state == _OPEN:
-            return df_event(Notification, _VALUE, value)
-        return df_event(Error, _ERROR, value)
+            return df_event(Notification, _NOTIFICATION_VALUE, value)
+        return df_event(Error, _ERROR_ERROR, value)
 
     def receive_value(self, payload):
         """:meth:`receive`, returning the decoded value rather than an event.
@@ -213,8 +216,8 @@ A read-resource channel: exactly one response, then the finish.
         """
         value = self._take(payload)
         if self._state == _ANSWERED:
-            return df_event(Result, _VALUE, value)
-        return df_event(Error, _ERROR, value)
+            return df_event(Result, _RESULT_VALUE, value)
+        return df_event(Error, _ERROR_ERROR, value)
 
     def receive_value(self, payload):
         """:meth:`receive`, returning the decoded value rather than an event: the
