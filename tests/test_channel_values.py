@@ -270,6 +270,17 @@ def test_states_pickle_as_themselves() -> None:
     assert pickle.loads(pickle.dumps(Finished())) == Finished()
 
 
+def test_a_channel_pickles_and_copies(channels: ModuleType) -> None:
+    ch = channels.NotificationChannel()
+    ch.receive(NOTIFICATIONS[0])
+    for twin in (pickle.loads(pickle.dumps(ch)), copy.copy(ch)):
+        assert type(twin) is type(ch) and repr(twin) == repr(ch)
+        assert twin.receive_value(ERRORS[0]) == _decoded(ERRORS[0])
+        assert twin.state is ChannelState.ERRORED and ch.state is ChannelState.OPEN
+    with pytest.raises(TypeError):
+        pickle.dumps(ch.values(NOTIFICATIONS[:1]))
+
+
 def test_subclass_of_a_channel(channels: ModuleType) -> None:
     class Counting(channels.NotificationChannel):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:

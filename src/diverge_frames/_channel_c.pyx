@@ -22,6 +22,7 @@ a time; no object it holds is replaced after ``__init__``, so sharing one by mis
 gets wrong states, never freed memory.
 """
 
+cimport cython
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from . import notifications as _notifications
@@ -232,6 +233,7 @@ A read-resource channel: exactly one response, then the finish.
         return self._values(payloads)
 
 
+@cython.auto_pickle(False)  # as the pure twin's generator: not picklable
 cdef class _Values:
     """What ``values()`` returns: the channel's rules over each payload as it is asked
     for. After a payload raises (or the source does) it is exhausted, as the pure
