@@ -1,7 +1,8 @@
 """The package's layout rules: one job per module, each rule written once.
 
 * The compiled twin's compile-time copies of the rules' limits equal the rules'.
-* Nothing in the package imports the pure-Python twin but the switch (``_impl``).
+* Nothing in the package imports the pure-Python twin but the switch (``_impl``), nor
+  the pure-Python channel twin but ``channel``.
 * The typed-method lists are derived from the classes, not kept by hand.
 """
 
@@ -52,6 +53,17 @@ def test_only_the_switch_imports_the_pure_twin() -> None:
         if any(name.endswith("_frames_py") for name in _imported_modules(path))
     )
     assert importers == ["_impl.py"]
+
+
+def test_only_the_channel_module_imports_the_pure_channel_twin() -> None:
+    """The channel classes' switch is ``channel.py`` (their twins import
+    ``notifications``, which imports ``_impl``: ``_impl`` cannot import them)."""
+    importers = sorted(
+        path.name
+        for path in PACKAGE.glob("*.py")
+        if any(name.endswith("_channel_py") for name in _imported_modules(path))
+    )
+    assert importers == ["channel.py"]
 
 
 def test_typed_method_lists_come_from_the_classes() -> None:
