@@ -281,12 +281,26 @@ DF_INLINE unsigned char df_copy_checked(unsigned char *d, const unsigned char *s
     return (unsigned char)(bad | (high & DF_NON_ASCII));
 }
 
-/* Whether `"blob"` (quotes included) occurs in p[:n]: a branch-free loop that C
-   compilers vectorize. */
+/* Whether `"blob"` (quotes included) occurs in p[:n]: with SSE2 16 positions a step
+   (the six bytes of each compared at once), the rest one at a time. */
 DF_INLINE int df_has_blob_key(const unsigned char *p, df_ssize n) {
     unsigned char hit = 0;
-    df_ssize i;
-    for (i = 0; i + 5 < n; i++)
+    df_ssize i = 0;
+#if DF_SSE2
+    const __m128i quote = _mm_set1_epi8('"'), b = _mm_set1_epi8('b'), l = _mm_set1_epi8('l'),
+                  o = _mm_set1_epi8('o');
+    __m128i m;
+    for (; i + 21 <= n; i += 16) {
+        m = _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), quote),
+                          _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 5)), quote));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 1)), b));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 2)), l));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 3)), o));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 4)), b));
+        if (_mm_movemask_epi8(m)) return 1;
+    }
+#endif
+    for (; i + 5 < n; i++)
         hit |= (unsigned char)((p[i] == '"') & (p[i + 1] == 'b') & (p[i + 2] == 'l') &
                                (p[i + 3] == 'o') & (p[i + 4] == 'b') & (p[i + 5] == '"'));
     return hit;

@@ -186,6 +186,11 @@ int main(void) {
         n = (df_ssize)(next_random() % 300);
         mode = (int)(next_random() % 3);
         fill(buf, n, mode);
+        if (n >= 6 && round % 2) { /* a `"blob"` key, or one byte of it wrong, somewhere */
+            static const char *const keys[] = {"\"blob\"", "\"blo\"\"", "\"bloc\"", "xblob\"",
+                                               "\"blob\\", "\"Blob\""};
+            memcpy(buf + next_random() % (unsigned)(n - 5), keys[next_random() % 6], 6);
+        }
         check_all(buf, n);
     }
 #if DF_SSE2
