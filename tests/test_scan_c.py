@@ -1,8 +1,11 @@
-"""The C scanners (``src/diverge_frames/_scan.h``) against byte-by-byte references.
+"""The C of the compiled twin against byte-by-byte references: the scanners
+(``src/diverge_frames/_scan.h``, checked by ``tests/c/test_scan.c``) and the string
+functions (``_strings.h``, checked by ``tests/c/test_strings.c`` on every path the CPU
+has: AVX-512, AVX2, SSE2, SWAR).
 
-``tests/c/test_scan.c`` is compiled with the C compiler that builds the extension and
-run twice: as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback
-path that arm64 wheels run, so that both are exercised on any machine with a compiler.
+Each program is compiled with the C compiler that builds the extension and run twice:
+as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback path that
+arm64 wheels run, so that both are exercised on any machine with a compiler.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER_DIR = ROOT / "src" / "diverge_frames"
-SOURCE = Path(__file__).parent / "c" / "test_scan.c"
+SOURCES = {
+    "_scan.h": (Path(__file__).parent / "c" / "test_scan.c", "every scanner matches"),
+    "_strings.h": (Path(__file__).parent / "c" / "test_strings.c", "every string function matches"),
+}
 
 
 def _compiler() -> list[str] | None:
@@ -28,8 +34,10 @@ def _compiler() -> list[str] | None:
 
 
 @pytest.mark.skipif(not (HEADER_DIR / "_scan.h").exists(), reason="no source tree")
+@pytest.mark.parametrize("header", sorted(SOURCES))
 @pytest.mark.parametrize("path", ["default", "DF_SCALAR"])
-def test_scanners_match_reference(path: str, tmp_path: Path) -> None:
+def test_c_matches_reference(header: str, path: str, tmp_path: Path) -> None:
+    source, ok = SOURCES[header]
     cc = _compiler()
     if cc is None:
         pytest.skip("no C compiler")
@@ -44,7 +52,7 @@ def test_scanners_match_reference(path: str, tmp_path: Path) -> None:
             *flags,
             "-I",
             str(HEADER_DIR),
-            str(SOURCE),
+            str(source),
             "-o",
             str(binary),
         ],
@@ -53,6 +61,6 @@ def test_scanners_match_reference(path: str, tmp_path: Path) -> None:
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     expected_sse2 = "0" if path == "DF_SCALAR" else None
-    assert "ok: every scanner matches its reference" in run.stdout
+    assert f"ok: {ok} its reference" in run.stdout
     if expected_sse2 is not None:
         assert "DF_SSE2=0" in run.stdout
