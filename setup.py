@@ -55,8 +55,13 @@ def extensions():
     frames = Extension(
         "diverge_frames._frames_c",
         ["src/diverge_frames/_frames_c.pyx"],
-        # The C scanners it includes: a change there rebuilds the extension.
-        depends=["src/diverge_frames/_scan.h"],
+        # The C and Cython it includes: a change there rebuilds the extension.
+        depends=[
+            "src/diverge_frames/_scan.h",
+            "src/diverge_frames/_strings.h",
+            "src/diverge_frames/_strings_loops.h",
+            "src/diverge_frames/_strings.pxi",
+        ],
         include_dirs=["src/diverge_frames"],
     )
     channel = Extension(

@@ -11,10 +11,10 @@ errors. What only the compiled path does, all for speed and none visible:
 * a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
   method goes straight to the custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key is decoded straight to the public types;
-* in a large read-resource body each long plain ``"blob":"..."`` string is built into a
-  ``str`` directly and cut out before msgspec (and ``_needs_exact``) see the rest
-  (``_spliced_result``); a blob whose end is not in sight is read once, its end looked
-  for while it is copied (``_long_plain_str``);
+* in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string is
+  built into its ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a
+  step, and cut out before msgspec (and ``_needs_exact``) see the rest
+  (``_spliced_result``, in ``_strings.pxi``);
 * a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
   mark, then the blob copied in its place as it is checked (``_spliced_encode``);
 * a notification, an error or a small result is encoded into a reused scratch
@@ -47,7 +47,6 @@ cdef extern from "Python.h":
     int _PyBytes_Resize(PyObject **bytes, Py_ssize_t newsize) except -1
     Py_ssize_t Py_REFCNT(PyObject *o)
     void Py_DECREF(PyObject *o)
-    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     bint PyUnicode_IS_ASCII(object o)
@@ -62,8 +61,6 @@ cdef extern from "_scan.h":
     const bint _SSE2 "DF_SSE2"
     int _ESCAPED "DF_ESCAPED"
     int _HIGH "DF_HIGH"
-    unsigned char _NEEDS_ESCAPE "DF_NEEDS_ESCAPE"
-    unsigned char _NON_ASCII "DF_NON_ASCII"
     bint _valid_utf8 "df_valid_utf8"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     Py_ssize_t _string_end "df_string_end"(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
                                            int *flags) noexcept nogil
@@ -72,8 +69,6 @@ cdef extern from "_scan.h":
     unsigned char _copy_checked "df_copy_checked"(unsigned char *d, const unsigned char *s,
                                                   Py_ssize_t m, unsigned char also) noexcept nogil
     bint _has_blob_key "df_has_blob_key"(const unsigned char *p, Py_ssize_t n) noexcept nogil
-    Py_ssize_t _find "df_find"(const unsigned char *p, Py_ssize_t start, Py_ssize_t end,
-                               const unsigned char *needle, Py_ssize_t k) noexcept nogil
 
 
 cdef int _TAG_NOTIFICATION = 0
@@ -82,21 +77,13 @@ cdef int _TAG_ERROR = 1
 #: A bytes payload up to this long is decoded from a copy of its body: one small
 #: allocation and memcpy cost less than a memoryview (and msgspec reads bytes fastest).
 cdef Py_ssize_t _COPY_LIMIT = 16384
-#: A read-resource body at least this long tries the blob fast path.
-cdef Py_ssize_t _SPLICE_BODY = 65536
-#: Only blob strings at least this long are cut out of the JSON.
-cdef Py_ssize_t _SPLICE_STRING = 4096
-#: How far past a ``"blob":"`` to look for its closing quote before a blob is taken as
-#: long: a long one is copied into an over-allocated str while its end is looked for.
-cdef Py_ssize_t _SPLICE_PROBE = 65536
-#: How far past the start, or the previous blob, to look for the next ``"blob":"``.
-cdef Py_ssize_t _SPLICE_WINDOW = 4096
+#: A blob at least this long (ASCII) is encoded by ``_spliced_encode``.
+cdef Py_ssize_t _LONG_BLOB = 4096
 
 cdef object _notification_decoder = w.notification_decoder.decode
 cdef object _custom_decoder = w.custom_decoder.decode
 cdef object _result_decoder = w.result_decoder.decode
 cdef object _text_result_decoder = w.text_result_decoder.decode
-cdef object _raw_blob_result_decoder = w.raw_blob_result_decoder.decode
 cdef object _any_decoder = w.any_decoder.decode
 cdef object _error_decoder = w.error_decoder.decode
 cdef object _encode = w.encoder.encode
@@ -110,7 +97,6 @@ cdef Py_ssize_t _SCRATCH_KEEP = 16384
 cdef frozenset _TYPED = w.TYPED_CLASSES
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
-cdef object _Raw = msgspec.Raw
 cdef object _Text = t.TextResourceContents
 #: What a long blob is replaced with while the rest of a result is encoded: msgspec
 #: writes a Raw as is, and a NUL byte appears nowhere else in its JSON output.
@@ -360,21 +346,22 @@ def decode_read_resource(payload):
         p = <const unsigned char *>PyBytes_AS_STRING(payload)
         tag = p[0]
         p += 1
-        body = PyBytes_FromStringAndSize(<char *>p, n)
     else:
         s = _split(payload)
         tag = s.tag
         body = s.body
         p = s.data
         n = s.size
+    if tag == _TAG_RESULT and n >= _SPLICE_BODY:
+        value = _spliced_result(p, n)
+        if value is not None:
+            return value
+    if s is None:
+        body = PyBytes_FromStringAndSize(<char *>p, n)
     if tag == _TAG_RESULT:
-        if n >= _SPLICE_BODY:
-            value = _spliced_result(<const char *>p, n)
-            if value is not None:
-                return value
         if _needs_exact(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
-        if n < _SPLICE_BODY and not _has_blob_key(p, n):
+        if not _has_blob_key(p, n):
             # every item must be text: decode straight to the public types
             try:
                 value = _text_result_decoder(body)
@@ -403,153 +390,7 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return decode_exact(body, tag, "ErrorData", exc)
 
 
-cdef object _plain_str(const char *s, Py_ssize_t m):
-    """``s[:m]`` as a str when it is the content of a JSON string with no escape and no
-    control character, in valid UTF-8 (what msgspec would return); else None. For ASCII,
-    one vectorized pass copies the bytes into the new str while it checks them (a blob
-    arriving cold from memory is read once, not twice)."""
-    out = PyUnicode_New(m, 127)
-    cdef unsigned char seen = _copy_checked(
-        <unsigned char *>PyUnicode_DATA(out), <const unsigned char *>s, m, 0x5C)
-    if seen & _NEEDS_ESCAPE:
-        return None
-    if seen & _NON_ASCII:
-        try:
-            return PyUnicode_DecodeUTF8(s, m, "strict")
-        except UnicodeDecodeError:
-            return None
-    return out
-
-
-cdef object _long_plain_str(const char *s, Py_ssize_t avail, Py_ssize_t *length):
-    """Like ``_plain_str`` for a string whose end is not known yet: ``s[:avail]`` is
-    read once, 16 KiB at a time, each block searched for the closing quote (memchr)
-    and then copied into a str allocated ``avail`` long and checked; the str is cut to
-    the length found. ``length[0]``: the content's length, or -1 with no closing
-    quote."""
-    cdef Py_ssize_t at = 0, block
-    cdef unsigned char seen = 0
-    cdef const char *q = NULL
-    cdef PyObject *out = _new_str(avail, 127)
-    cdef unsigned char *d = <unsigned char *>_str_data(out)
-    while at < avail:
-        block = min(16384, avail - at)
-        q = <const char *>memchr(s + at, c'"', block)
-        if q != NULL:
-            block = q - (s + at)
-        seen |= _copy_checked(d + at, <const unsigned char *>s + at, block, 0x5C)
-        at += block
-        if q != NULL:
-            break
-    length[0] = at if q != NULL else -1
-    if q == NULL or seen:
-        Py_DECREF(out)
-        if q != NULL and not seen & _NEEDS_ESCAPE:
-            try:
-                return PyUnicode_DecodeUTF8(s, at, "strict")
-            except UnicodeDecodeError:
-                return None
-        return None
-    try:
-        PyUnicode_Resize(&out, at)
-    except BaseException:
-        Py_DECREF(out)  # out is still the original str when the resize fails
-        raise
-    result = <object>out
-    Py_DECREF(out)
-    return result
-
-
-cdef object _spliced_result(const char *p, Py_ssize_t n):
-    """The blob fast path for a large read-resource body, or None. Runs before
-    ``_needs_exact``, which then reads only what is left (a few hundred bytes, not 1 MB).
-
-    Here each long ``"blob":"..."`` string
-    with no escape is found with memchr, checked and built into a str in one vectorized
-    pass and a memcpy, and cut out of the JSON (leaving ``"blob":""``). msgspec decodes
-    what is left with ``blob`` kept raw: a raw blob that points at a cut takes its str.
-    Whatever is unusual (an escape, a cut that lands outside an item's ``blob``, a body
-    msgspec rejects, an item that is not plainly text or blob) returns None, and the
-    general path decides, errors included. A cut value is the content of a JSON string
-    (no quote, backslash or control byte), so removing it changes no other token.
-    """
-    cdef list cuts = []   # (start, end) of each cut string's content, in p
-    cdef list strs = []
-    cdef Py_ssize_t i = 0, k, v, e, at, j, used = 0
-    cdef const char *q
-    cdef char *out
-    cdef Py_buffer view
-    while True:
-        k = _find(<const unsigned char *>p, i, min(n, i + _SPLICE_WINDOW),
-                  <const unsigned char *>b'"blob":"', 8)
-        if k < 0:
-            break
-        v = k + 8
-        q = <const char *>memchr(p + v, c'"', min(n - v, _SPLICE_PROBE))
-        if q != NULL:
-            e = q - p
-            s = _plain_str(p + v, e - v) if e - v >= _SPLICE_STRING else None
-        else:
-            s = _long_plain_str(p + v, n - v, &e)
-            if e < 0:
-                return None  # no closing quote: msgspec words the error
-            e += v
-        if s is not None:
-            cuts.append((v, e))
-            strs.append(s)
-        i = e + 1
-    if not cuts:
-        return None
-    at = n
-    for v, e in cuts:
-        at -= e - v
-    rest = PyBytes_FromStringAndSize(NULL, at)
-    out = PyBytes_AS_STRING(rest)
-    cdef dict where = {}  # offset in rest of a cut value's opening quote -> its str
-    i = 0
-    at = 0
-    for j in range(len(cuts)):
-        v, e = cuts[j]
-        memcpy(out + at, p + i, v - i)
-        at += v - i
-        where[at - 1] = strs[j]
-        i = e
-    memcpy(out + at, p + i, n - i)
-    # The cuts were plain string content (valid UTF-8, no quote, backslash or control
-    # byte), which ``_needs_exact`` skips: it says of what is left what it says of the body.
-    if _needs_exact(<const unsigned char *>out, PyBytes_GET_SIZE(rest), NULL):
-        return None
-    try:
-        wire = _raw_blob_result_decoder(rest)
-    except Exception:
-        return None
-    contents = []
-    for item in wire.contents:
-        if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
-            continue
-        raw = item.blob
-        if type(raw) is not _Raw:
-            return None
-        PyObject_GetBuffer(raw, &view, PyBUF_SIMPLE)
-        at = <const char *>view.buf - out
-        PyBuffer_Release(&view)
-        blob = where.get(at)
-        if blob is None:
-            try:
-                blob = _any_decoder(raw)
-            except Exception:
-                return None
-            if type(blob) is not str:
-                return None
-        else:
-            used += 1
-        contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=blob, meta=item.meta))
-    if used != len(cuts):
-        return None  # a cut landed elsewhere (a _meta, an unknown member)
-    return _public_result(wire, contents)
+include "_strings.pxi"
 
 
 cdef object _result(object wire, int tag):
@@ -633,7 +474,7 @@ cdef int _result_shape(object value):
             if type(s) is not str:
                 shape = _SHAPE_LARGE
                 continue
-            if PyUnicode_GET_LENGTH(s) >= _SPLICE_STRING and PyUnicode_IS_ASCII(s):
+            if PyUnicode_GET_LENGTH(s) >= _LONG_BLOB and PyUnicode_IS_ASCII(s):
                 return _SHAPE_LONG_BLOB
         elif cls is _Text:
             if not few:
@@ -738,7 +579,7 @@ cdef object _spliced_encode(object value):
         if type(item) is not _Blob:
             continue
         blob = (<object>item).blob
-        if (type(blob) is not str or PyUnicode_GET_LENGTH(blob) < _SPLICE_STRING
+        if (type(blob) is not str or PyUnicode_GET_LENGTH(blob) < _LONG_BLOB
                 or not PyUnicode_IS_ASCII(blob)):
             continue
         if marked is None:

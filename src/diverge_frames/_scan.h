@@ -306,18 +306,4 @@ DF_INLINE int df_has_blob_key(const unsigned char *p, df_ssize n) {
     return hit;
 }
 
-/* The index of needle (k bytes, k >= 1) in p[start:end], or -1. */
-DF_INLINE df_ssize df_find(const unsigned char *p, df_ssize start, df_ssize end,
-                           const unsigned char *needle, df_ssize k) {
-    const unsigned char *q;
-    while (start + k <= end) {
-        q = (const unsigned char *)memchr(p + start, needle[0], (size_t)(end - start - k + 1));
-        if (q == NULL) return -1;
-        start = q - p;
-        if (memcmp(q, needle, (size_t)k) == 0) return start;
-        start += 1;
-    }
-    return -1;
-}
-
 #endif /* DF_SCAN_H */

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Raw, UnsetType, field
+from msgspec import UNSET, field
 
 from . import types as t
 from .types import CacheScope, _Wire
@@ -31,12 +31,10 @@ __all__ = [
     "ResourceContentsWire",
     "ReadResourceResultWire",
     "TextReadResourceResultWire",
-    "RawBlobReadResourceResultWire",
     "notification_decoder",
     "custom_decoder",
     "result_decoder",
     "text_result_decoder",
-    "raw_blob_result_decoder",
     "error_decoder",
     "any_decoder",
     "encoder",
@@ -90,28 +88,6 @@ class TextReadResourceResultWire(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
-class RawBlobContentsWire(_Wire, kw_only=True):
-    """:class:`ResourceContentsWire` with ``blob`` kept as raw JSON (a view into the
-    input), so that the compiled path can tell which item a long blob it took out
-    belongs to."""
-
-    uri: str
-    mime_type: str | None = None
-    text: Any = UNSET
-    blob: Raw | UnsetType = UNSET
-    meta: _Meta = field(default=None, name="_meta")
-
-
-class RawBlobReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose items are :class:`RawBlobContentsWire`."""
-
-    result_type: str | None = None
-    ttl_ms: t.I64 | None = None
-    cache_scope: CacheScope | None = None
-    contents: list[RawBlobContentsWire]
-    meta: _Meta = field(default=None, name="_meta")
-
-
 # ------------------------------------------------------------------ decoders
 
 #: Straight into the public types: one struct per notification, not two.
@@ -119,7 +95,6 @@ notification_decoder = msgspec.json.Decoder(t.TypedNotification)
 custom_decoder = msgspec.json.Decoder(t.CustomNotification)
 result_decoder = msgspec.json.Decoder(ReadResourceResultWire)
 text_result_decoder = msgspec.json.Decoder(TextReadResourceResultWire)
-raw_blob_result_decoder = msgspec.json.Decoder(RawBlobReadResourceResultWire)
 error_decoder = msgspec.json.Decoder(t.ErrorData)
 #: Any JSON value as plain Python.
 any_decoder = msgspec.json.Decoder()

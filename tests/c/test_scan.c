@@ -65,14 +65,6 @@ static int ref_has_blob_key(const unsigned char *p, df_ssize n) {
     return 0;
 }
 
-static df_ssize ref_find(const unsigned char *p, df_ssize start, df_ssize end,
-                         const unsigned char *needle, df_ssize k) {
-    df_ssize i;
-    for (i = start; i + k <= end; i++)
-        if (memcmp(p + i, needle, (size_t)k) == 0) return i;
-    return -1;
-}
-
 /* Decode one code point the way Rust's str::from_utf8 does; -1 when invalid. */
 static df_ssize ref_utf8_step(const unsigned char *p, df_ssize n, df_ssize i) {
     unsigned c = p[i], cp;
@@ -148,11 +140,6 @@ static void check_all(const unsigned char *p, df_ssize n) {
         fail("df_valid_utf8", p, n, 0, df_valid_utf8(p, n), ref_valid_utf8(p, n));
     if (df_has_blob_key(p, n) != ref_has_blob_key(p, n))
         fail("df_has_blob_key", p, n, 0, df_has_blob_key(p, n), ref_has_blob_key(p, n));
-    for (k = 1; k <= 3 && k <= n; k++) {
-        const unsigned char *needle = p + n - k;
-        if (df_find(p, 0, n, needle, k) != ref_find(p, 0, n, needle, k))
-            fail("df_find", p, n, k, df_find(p, 0, n, needle, k), ref_find(p, 0, n, needle, k));
-    }
     seen = df_copy_checked(copy, p, n, 0x22);
     want = 0;
     for (k = 0; k < n; k++) {

@@ -1,0 +1,233 @@
+# Long strings of a read-resource result at memory speed (included by _frames_c.pyx).
+#
+# msgspec reads a long string a byte at a time. Here the long ``text`` and ``blob``
+# strings of a result are built into their str in C (``_strings.h``: 64 bytes a step,
+# copied once with their escapes replaced as they go; CPython's UTF-8 decoder then reads
+# the copy of one with a byte >= 0x80), and cut out of the JSON before msgspec and
+# ``_needs_exact`` read the rest. Whatever is unusual returns None, and the general path
+# decides, errors included.
+
+cdef extern from "_strings.h":
+    int _STR_HIGH "DF_STR_HIGH"
+    ctypedef struct _Copy "df_copy":
+        Py_ssize_t o
+        int flags
+    void _strings_init "df_strings_init"() noexcept nogil
+    int _string_path_now "df_string_path"
+    void _copy_start "df_copy_start"(_Copy *at, Py_ssize_t start) noexcept nogil
+    Py_ssize_t _string_copy "df_string_copy"(unsigned char *d, Py_ssize_t cap,
+                                             const unsigned char *p, Py_ssize_t n,
+                                             _Copy *at) noexcept nogil
+    Py_ssize_t _find_string_key "df_find_string_key"(const unsigned char *p, Py_ssize_t start,
+                                                     Py_ssize_t end, int *kind) noexcept nogil
+    Py_ssize_t _count_empty "df_count_empty"(const unsigned char *p, Py_ssize_t n) noexcept nogil
+
+_strings_init()
+#: A read-resource body at least this long is looked at for long strings.
+cdef Py_ssize_t _SPLICE_BODY = 1024
+cdef enum:
+    # A ``text`` or ``blob`` string is cut out of the JSON when its content is at least
+    # this long (msgspec reads a shorter one as fast).
+    _SPLICE_STRING = 1024
+    # At most this many strings are cut out of one body; the rest are msgspec's.
+    _MAX_CUTS = 64
+#: How far past the start, or the previous string, to look for the next key.
+cdef Py_ssize_t _SPLICE_WINDOW = 4096
+#: How many short strings to look at before the first long one, before giving up.
+cdef int _SPLICE_SHORT = 4
+#: The room a long string's str is given at first: the rest of the body when shorter
+#: (a string that goes on past it then gets all the rest of the body).
+cdef Py_ssize_t _FIRST_ROOM = 65536
+
+
+cdef object _utf8(const char *s, Py_ssize_t m):
+    """CPython's strict UTF-8 decoder on ``s[:m]``, or None when it is not UTF-8 (Rust's
+    str and CPython reject the same bytes: overlong forms, surrogates, above U+10FFFF)."""
+    try:
+        return PyUnicode_DecodeUTF8(s, m, "strict")
+    except UnicodeDecodeError:
+        return None
+
+
+cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
+                         Py_ssize_t *end):
+    """The str of the JSON string whose content starts at ``p[j]``, as msgspec and
+    serde_json read it, with ``end[0]`` the index of its closing quote; None when the
+    string is shorter than ``_SPLICE_STRING`` (some of those come back as a str, too:
+    ``end[0]`` tells) or when serde_json rejects it (``end[0]`` -1: not closed, a
+    control byte, an escape it does not know, a lone surrogate, invalid UTF-8).
+
+    The content is read once (``df_string_copy``), its escapes replaced as it goes:
+    into a buffer on the stack until it fills; a string that goes on past it goes on
+    into a str given ``_FIRST_ROOM`` bytes, then all the rest of the body if it goes on
+    past those. With any byte >= 0x80, CPython's UTF-8 decoder then reads the copy."""
+    cdef unsigned char first[_SPLICE_STRING]
+    cdef _Copy at
+    cdef Py_ssize_t room, e
+    cdef PyObject *out
+    _copy_start(&at, j)
+    e = _string_copy(first, _SPLICE_STRING, p, n, &at)
+    end[0] = e
+    if e != -2:
+        return None
+    room = min(n - j, _FIRST_ROOM)  # more than _SPLICE_STRING: -2 says so
+    out = _new_str(room, 127)
+    memcpy(_str_data(out), first, at.o)
+    e = _string_copy(<unsigned char *>_str_data(out), room, p, n, &at)
+    if e == -2:
+        room = n - j
+        try:
+            PyUnicode_Resize(&out, room)
+        except BaseException:
+            Py_DECREF(out)  # out is still the original str when the resize fails
+            raise
+        e = _string_copy(<unsigned char *>_str_data(out), room, p, n, &at)
+    end[0] = e
+    if e < 0 or at.flags & _STR_HIGH:
+        result = None if e < 0 else _utf8(<const char *>_str_data(out), at.o)
+        if result is None:
+            end[0] = -1
+        Py_DECREF(out)
+        return result
+    if at.o != room:
+        try:
+            PyUnicode_Resize(&out, at.o)
+        except BaseException:
+            Py_DECREF(out)
+            raise
+    result = <object>out
+    Py_DECREF(out)
+    return result
+
+
+cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
+    """The read-resource result of the body ``p[:n]`` with its long strings built here,
+    or None for the general path. Runs before ``_needs_exact``, which then reads only
+    what is left.
+
+    Each ``"text":"`` or ``"blob":"`` whose string has ``_SPLICE_STRING`` bytes or more
+    has that string built into its str (``_long_string``) and cut out of the JSON,
+    leaving ``""``. msgspec decodes what is left; each item whose ``text`` or ``blob``
+    is ``""`` takes the next cut string, which must have been that key's: in what is
+    left every ``""`` is a cut one (``df_count_empty``), so the empty strings of the
+    items, in order, are the cuts in order, or one of them landed elsewhere (a
+    ``_meta``, an unknown member) and the general path decides. Anything unusual (a
+    string serde_json rejects, a body msgspec rejects or that ``_needs_exact`` sends to
+    the exact path, an item that is neither text nor blob) returns None, and the
+    general path decides, errors included.
+
+    A cut string is a whole JSON string value: its opening quote follows a colon, and
+    in a key ``"text"`` or ``"blob"`` the last quote is no escaped one; so removing its
+    content changes no other token, and ``_needs_exact`` (which looks at values only
+    for their UTF-8, checked here) says of what is left what it says of the body.
+    """
+    cdef Py_ssize_t cut_start[_MAX_CUTS]  # where each cut string's content is, in p
+    cdef Py_ssize_t cut_end[_MAX_CUTS]
+    cdef int cut_kind[_MAX_CUTS]  # 't' or 'b': its key
+    cdef list strs = []
+    cdef Py_ssize_t i = 0, v, e = 0, at, size = n
+    cdef int kind = 0, shorts = 0, top_keys = 0, index = 0, count = 0, j
+    cdef char *out
+    while count < _MAX_CUTS:
+        v = _find_string_key(p, i, min(n, i + _SPLICE_WINDOW), &kind)
+        if v < 0:
+            break
+        s = _long_string(p, n, v, &e)
+        if e < 0:
+            return None  # the general path words the error
+        if s is not None and e - v >= _SPLICE_STRING:
+            cut_start[count] = v
+            cut_end[count] = e
+            cut_kind[count] = kind
+            count += 1
+            size -= e - v
+            strs.append(s)
+        elif count == 0:
+            shorts += 1
+            if shorts == _SPLICE_SHORT:
+                return None
+        i = e + 1
+    if count == 0:
+        return None
+    rest = PyBytes_FromStringAndSize(NULL, size)
+    out = PyBytes_AS_STRING(rest)
+    i = 0
+    at = 0
+    for j in range(count):
+        v = cut_start[j]
+        memcpy(out + at, p + i, v - i)
+        at += v - i
+        i = cut_end[j]
+    memcpy(out + at, p + i, n - i)
+    if _count_empty(<const unsigned char *>out, size) != count:
+        return None  # an empty string of the body's own: the general path
+    if _needs_exact(<const unsigned char *>out, size, &top_keys):
+        return None
+    if not _has_blob_key(<const unsigned char *>out, size):
+        # every item must be text: decoded straight to the public types
+        try:
+            value = _text_result_decoder(rest)
+        except Exception:
+            return None
+        contents = value.contents
+        for item in contents:
+            if PyUnicode_GET_LENGTH(item.text) == 0:
+                if index == count or cut_kind[index] != c't':
+                    return None
+                item.text = strs[index]
+                index += 1
+        if index != count:
+            return None
+        if top_keys == 1:  # only ``contents``
+            return _Result(contents=contents)
+        return _public_result(value, contents)
+    try:
+        wire = _result_decoder(rest)
+    except Exception:
+        return None
+    contents = []
+    for item in wire.contents:
+        text = item.text
+        blob = item.blob
+        if type(text) is str and PyUnicode_GET_LENGTH(text) == 0:
+            if index == count or cut_kind[index] != c't':
+                return None
+            text = strs[index]
+            index += 1
+        elif type(blob) is str and PyUnicode_GET_LENGTH(blob) == 0:
+            if index == count or cut_kind[index] != c'b':
+                return None
+            blob = strs[index]
+            index += 1
+        if type(text) is str:
+            contents.append(_Text(uri=item.uri, mime_type=item.mime_type, text=text,
+                                  meta=item.meta))
+        elif type(blob) is str:
+            contents.append(_Blob(uri=item.uri, mime_type=item.mime_type, blob=blob,
+                                  meta=item.meta))
+        else:
+            return None  # neither: the general path words the error
+    if index != count:
+        return None
+    return _public_result(wire, contents)
+
+
+cdef int _BEST_PATH = _string_path_now
+
+
+def _string_path(path=None):
+    """For the tests: the path the string loops take (3 AVX-512, 2 AVX2, 1 SSE2, 0
+    SWAR), after setting it to ``path`` when given (no better than the CPU's best,
+    which ``_string_path(99)`` sets back). Not thread-safe: a test's tool only."""
+    global _string_path_now
+    if path is not None:
+        _string_path_now = max(0, min(int(path), _BEST_PATH))
+    return _string_path_now
+
+
+def _long_strings(body):
+    """For the tests: the ReadResourceResult the long-string path makes of ``body`` (a
+    ``bytes`` body, no tag byte), or None when it steps aside for the general path."""
+    if not PyBytes_CheckExact(body):
+        raise TypeError(f"a bytes body, not {type(body).__name__}")
+    return _spliced_result(<const unsigned char *>PyBytes_AS_STRING(body), PyBytes_GET_SIZE(body))

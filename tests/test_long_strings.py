@@ -1,0 +1,195 @@
+"""Long ``text`` and ``blob`` strings take the compiled twin's long-string path (built in C
+and cut out of the JSON before msgspec reads the rest). Whatever a long string holds
+(each escape JSON has, the ones serde_json rejects, raw control bytes, raw and invalid
+UTF-8, an early quote, no closing quote), both twins must give the value and the error
+that the general path gives; the path must take every string serde_json accepts, and
+give way on every other, on each path of the string loops the CPU has."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import helpers
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from diverge_frames import _frames_py
+from diverge_frames import types as t
+
+# Sizes around the path's thresholds: 1024 bytes read before the end (a string is
+# long), 64-byte steps, the first 64 KiB of room.
+SIZES = [1000, 1023, 1024, 1025, 1100, 65_470, 65_536, 65_600, 200_000]
+# JSON string content, as bytes, that serde_json reads into a str ...
+GOOD = [
+    b'\\"', b"\\\\", b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t", b"\\u0041", b"\\u00e9",
+    b"\\u00E9", b"\\u0080", b"\\u07ff", b"\\u0800", b"\\uffff", b"\\u2028", b"\\u0000",
+    b"\\u001f", b"\\ud83d\\ude00", b"\\uDBFF\\uDFFF", b"\\\\\\\\\\n", "é".encode(),
+    "\u2028".encode(), "😀".encode(), b"\x7f", b"/", b"\\\\u0041",
+]  # fmt: skip
+# ... and that it rejects (a lone surrogate, an unknown escape, a bad hex digit, a raw
+# control byte, invalid UTF-8), or that ends the string early (a quote) or never.
+BAD = [
+    b"\\ud800", b"\\udc00", b"\\ud800\\u0041", b"\\ud800\\n", b"\\uD800\\uE000",
+    b"\\ud800\\ud800", b"\\x", b"\\u12G4", b"\\u12", "\\é".encode(), b"\\\x01", b"\x00",
+    b"\x1f", b"\n", b"\t", b"\xff", b"\xc3", b"\xc0\x80", b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80", b"\xe2\x80", b'"', b"\\",
+]  # fmt: skip
+ODD = GOOD + BAD
+
+
+def _plain(size: int, seed: int = 0) -> bytes:
+    rng = random.Random(seed)
+    words = [b"lorem", b"ipsum", b"dolor", b"sit", b"amet", b"text", b"blob", b":", b","]
+    out = bytearray()
+    while len(out) < size:
+        out += rng.choice(words) + b" "
+    return bytes(out[:size])
+
+
+def _body(content: bytes, key: str = "text", before: bytes = b"", after: bytes = b"") -> bytes:
+    item = b'{"uri":"file:///a.md","mimeType":"text/markdown","' + key.encode() + b'":"'
+    return b'{"contents":[' + before + item + content + b'"}' + after + b"]}"
+
+
+@pytest.fixture(params=[3, 2, 1, 0], ids=["avx512", "avx2", "sse2", "swar"])
+def path(request: pytest.FixtureRequest) -> Any:
+    """Each path of the compiled string loops the CPU has (the others skip)."""
+    frames = helpers.compiled()
+    if frames._string_path(request.param) != request.param:
+        frames._string_path(99)
+        pytest.skip("this CPU has no such path")
+    yield request.param
+    frames._string_path(99)
+
+
+def _check(body: bytes, taken: bool | None = None) -> Any:
+    """Both twins give the general path's outcome for ``body``; the compiled long-string
+    path gives it too, or steps aside (it must when the general path raises; it must
+    not when ``taken``)."""
+    frames = helpers.compiled()
+    payload = b"\x00" + body
+    general = helpers.outcome(_frames_py.decode_read_resource, payload)
+    assert helpers.same(helpers.outcome(frames.decode_read_resource, payload), general)
+    spliced = frames._long_strings(body)
+    if spliced is not None:
+        assert not isinstance(general, Exception)
+        assert spliced == general
+    if taken is not None:
+        assert (spliced is not None) == taken, (taken, general)
+    return general
+
+
+@pytest.mark.parametrize("key", ["text", "blob"])
+@pytest.mark.parametrize("where", [0, 1, 63, 64, 65, 1023, -1])
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_each_odd_sequence(path: int, key: str, where: int, odd: bytes) -> None:
+    plain = _plain(1500)
+    at = len(plain) if where == -1 else where
+    body = _body(plain[:at] + odd + plain[at:], key)
+    general = helpers.outcome(_frames_py.decode_read_resource, b"\x00" + body)
+    # the long-string path takes what the general path reads (all of GOOD, and a few of
+    # BAD that make another escape: a backslash before a "t"), and nothing else
+    accepted = not isinstance(general, Exception)
+    assert accepted or odd in BAD
+    _check(body, taken=accepted)
+    if accepted:
+        assert getattr(general.contents[0], key) == json.loads(body)["contents"][0][key]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("odd", [b"", b"\\n", "é".encode(), b"\\ud83d\\ude00", b"\x01"], ids=repr)
+def test_each_size(path: int, size: int, odd: bytes) -> None:
+    """Around each threshold, and with the odd byte at the end of the first room."""
+    plain = _plain(size, seed=size)
+    for at in {0, size // 2, min(size, 65_536 - 40), size}:
+        content = plain[:at] + odd + plain[at:]
+        body = _body(content)
+        # long: more than 1024 bytes of content read before its end
+        value = _check(body, taken=len(content) >= 1024 and odd != b"\x01")
+        if odd != b"\x01":
+            assert value.contents[0].text == json.loads(body)["contents"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "taken"),
+    [
+        (b"", b"", True),
+        (b'{"uri":"s","text":"short"},', b',{"uri":"b","blob":"QUJD"}', True),
+        # an empty string of the body's own: the cut ones could not be told from it
+        (b'{"uri":"e","text":""},', b"", False),
+        # a long "text" in a _meta: not an item's text, so the general path decides
+        (b"", b',{"uri":"m","text":"x","_meta":{"text":"' + _plain(2000) + b'"}}', False),
+        # an item with both members long: rmcp takes the text
+        (
+            b"",
+            b',{"uri":"tb","text":"' + _plain(2000) + b'","blob":"' + _plain(3000) + b'"}',
+            False,
+        ),
+        # a repeated key: the exact path decides
+        (b"", b',{"uri":"d","uri":"e","text":"x"}', False),
+        (b"", b',{"uri":"n","mimeType":null,"text":"' + _plain(1200) + b'"}', True),
+        (b"", b',{"uri":"x"}', False),  # neither text nor blob: the error
+        (b"", b',{"uri":"x","text":7,"blob":"' + _plain(1200) + b'"}', True),  # a number
+    ],
+)
+def test_items_around_a_long_string(path: int, before: bytes, after: bytes, taken: bool) -> None:
+    _check(_body(_plain(5000), "text", before, after), taken=taken)
+    _check(_body(_plain(5000), "blob", before, after), taken=taken)
+
+
+def test_result_members_around_long_strings() -> None:
+    for tail in [b"", b',"ttlMs":-3', b',"_meta":{"k":[1,2]}', b',"resultType":"complete"']:
+        body = _body(_plain(3000)).removesuffix(b"}") + tail + b"}"
+        value = _check(body, taken=True)
+        assert value == _frames_py.decode_read_resource(b"\x00" + body)
+
+
+def _random_bodies(seed: int, count: int) -> list[bytes]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        items = []
+        for j in range(rng.randint(1, 4)):
+            size = rng.choice([10, 900, 1100, 5000, 70_000])
+            content = bytearray(_plain(size, seed=rng.random()))
+            for _ in range(rng.choice([0, 0, 1, 3, 30])):
+                at = rng.randrange(len(content) + 1)
+                content[at:at] = rng.choice(GOOD if rng.random() < 0.9 else BAD)
+            key = rng.choice(["text", "blob"])
+            extra = rng.choice([b"", b',"mimeType":"a/b"', b',"_meta":{"x":1}', b',"mimeType":""'])
+            items.append(b'{"uri":"u%d","%s":"%s"%s}' % (j, key.encode(), bytes(content), extra))
+        tail = rng.choice([b"", b',"_meta":{"k":1}', b',"ttlMs":-3'])
+        body = b'{"contents":[' + b",".join(items) + b"]" + tail + b"}"
+        if rng.random() < 0.1:
+            body = body[: rng.randrange(len(body) + 1)]
+        out.append(body)
+    return out
+
+
+RANDOM_BODIES = _random_bodies(seed=7, count=40)
+
+
+@pytest.mark.parametrize("index", range(len(RANDOM_BODIES)))
+def test_random_bodies(path: int, index: int) -> None:
+    _check(RANDOM_BODIES[index])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(min_size=0, max_size=300), ascii_only=st.booleans(), pad=st.integers(0, 1500))
+def test_any_text(text: str, ascii_only: bool, pad: int) -> None:
+    """Any str, written by msgspec or by json.dumps (every non-ASCII character as a
+    \\u escape, surrogate pairs too), long or not, reads back as itself."""
+    frames = helpers.compiled()
+    text = "p" * pad + text
+    value = t.ReadResourceResult(contents=[t.TextResourceContents(uri="u", text=text)])
+    for body in [
+        msgspec.json.encode(value),
+        json.dumps({"contents": [{"uri": "u", "text": text}]}, ensure_ascii=ascii_only).encode(),
+    ]:
+        assert frames.decode_read_resource(b"\x00" + body) == value
+        spliced = frames._long_strings(body)
+        assert spliced is None or spliced == value
