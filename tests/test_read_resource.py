@@ -12,6 +12,7 @@ from array import array
 from pathlib import Path
 from typing import Any
 
+import helpers
 import pytest
 
 from diverge_frames import FrameBodyError, _frames_py, types
@@ -105,6 +106,41 @@ def test_both_implementations_decode_alike(payload: bytes) -> None:
     value = _frames_py.decode_read_resource(payload)
     assert _frames_c.decode_read_resource(payload) == value
     assert _frames_c.encode_read_resource(value) == _frames_py.encode_read_resource(value)
+
+
+#: Results whose items are all text, or all blobs (no "text" key), which the compiled
+#: path decodes straight to the public types, and their neighbours that it must not.
+ONE_KIND = [
+    b'{"contents":[{"uri":"u","blob":"AA=="}]}',
+    b'{"contents":[{"uri":"u","mimeType":"text","blob":"AA=="},{"uri":"v","blob":""}]}',
+    b'{"ttlMs":-3,"contents":[{"uri":"u","blob":"AA==","_meta":{"a":1}}],"_meta":{}}',
+    b'{"contents":[{"uri":"u","blob":7}]}',
+    b'{"contents":[{"uri":"u","blob":null}]}',
+    b'{"contents":[{"uri":"u","blob":"AA=="},{"uri":"v"}]}',
+    b'{"contents":[{"uri":"u","blob":"AA==","text":null}]}',
+    b'{"contents":[{"uri":"u","blob":"AA==","_meta":{"text":"t"}}]}',
+    b'{"contents":[{"uri":"u","blob":"AA==","blob":"AQ=="}]}',
+    b'{"contents":[{"uri":"u","text":"t"},{"uri":"v","text":"s","mimeType":"blob"}]}',
+    b'{"contents":[{"uri":"u","text":7}]}',
+    b'{"contents":[{"uri":"u"}]}',
+    b'{"contents":{}}',
+]
+
+
+@pytest.mark.parametrize("body", ONE_KIND)
+def test_results_of_one_kind_decode_alike(body: bytes) -> None:
+    if _frames_c is None:
+        pytest.skip("compiled extension not built")
+    payload = b"\x00" + body
+    value = helpers.outcome(_frames_py.decode_read_resource, payload)
+    assert helpers.same(helpers.outcome(_frames_c.decode_read_resource, payload), value)
+    if not isinstance(value, FrameBodyError):
+        first = json.loads(body)["contents"][0]
+        assert type(value.contents[0]) is (
+            types.TextResourceContents
+            if type(first.get("text")) is str
+            else types.BlobResourceContents
+        )
 
 
 # -------------------------------------------------------------- shapes (rmcp's bytes)

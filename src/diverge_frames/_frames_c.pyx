@@ -10,7 +10,8 @@ errors. What only the compiled path does, all for speed and none visible:
   memoryview over its buffer (no copy);
 * a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
   method goes straight to the custom-notification fallback (no failed typed attempt);
-* a read-resource body without a ``"blob"`` key is decoded straight to the public types;
+* a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
+  straight to the public types;
 * in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string is
   built into its ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a
   step, and cut out before msgspec (and ``_needs_exact``) see the rest
@@ -47,6 +48,7 @@ cdef extern from "Python.h":
     int _PyBytes_Resize(PyObject **bytes, Py_ssize_t newsize) except -1
     Py_ssize_t Py_REFCNT(PyObject *o)
     void Py_DECREF(PyObject *o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     bint PyUnicode_IS_ASCII(object o)
@@ -68,7 +70,7 @@ cdef extern from "_scan.h":
                                      Py_ssize_t i) noexcept nogil
     unsigned char _copy_checked "df_copy_checked"(unsigned char *d, const unsigned char *s,
                                                   Py_ssize_t m, unsigned char also) noexcept nogil
-    bint _has_blob_key "df_has_blob_key"(const unsigned char *p, Py_ssize_t n) noexcept nogil
+    bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n, const char *name) noexcept nogil
 
 
 cdef int _TAG_NOTIFICATION = 0
@@ -84,6 +86,7 @@ cdef object _notification_decoder = w.notification_decoder.decode
 cdef object _custom_decoder = w.custom_decoder.decode
 cdef object _result_decoder = w.result_decoder.decode
 cdef object _text_result_decoder = w.text_result_decoder.decode
+cdef object _blob_result_decoder = w.blob_result_decoder.decode
 cdef object _any_decoder = w.any_decoder.decode
 cdef object _error_decoder = w.error_decoder.decode
 cdef object _encode = w.encoder.encode
@@ -352,7 +355,7 @@ def decode_read_resource(payload):
         body = s.body
         p = s.data
         n = s.size
-    if tag == _TAG_RESULT and n >= _SPLICE_BODY:
+    if tag == _TAG_RESULT and n >= _SPLICE_STRING:
         value = _spliced_result(p, n)
         if value is not None:
             return value
@@ -361,14 +364,19 @@ def decode_read_resource(payload):
     if tag == _TAG_RESULT:
         if _needs_exact(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
-        if not _has_blob_key(p, n):
-            # every item must be text: decode straight to the public types
+        # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
+        # every item must be a blob. Either way straight to the public types (no key at
+        # depth 3 or less has an escape here), else the general path decides and words
+        # the error.
+        one = _text_result_decoder if not _has_key(p, n, "blob") else (
+            _blob_result_decoder if not _has_key(p, n, "text") else None)
+        if one is not None:
             try:
-                value = _text_result_decoder(body)
+                value = one(body)
             except Exception:
-                pass  # the general path decides, and words the error
+                pass
             else:
-                if top_keys == 1:  # only ``contents`` (required; no escaped key here)
+                if top_keys == 1:  # only ``contents`` (required)
                     return _Result(contents=value.contents)
                 return _public_result(value, value.contents)
         try:

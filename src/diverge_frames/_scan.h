@@ -281,29 +281,29 @@ DF_INLINE unsigned char df_copy_checked(unsigned char *d, const unsigned char *s
     return (unsigned char)(bad | (high & DF_NON_ASCII));
 }
 
-/* Whether `"blob"` (quotes included) occurs in p[:n]: with SSE2 16 positions a step
-   (the six bytes of each compared at once), the rest one at a time. */
-DF_INLINE int df_has_blob_key(const unsigned char *p, df_ssize n) {
-    unsigned char hit = 0;
+/* Whether the four letters of `name` occur in p[:n] between quotes (`"blob"`, `"text"`):
+   with SSE2 16 positions a step (the six bytes of each compared at once), the rest one
+   at a time. */
+DF_INLINE int df_has_key(const unsigned char *p, df_ssize n, const char *name) {
     df_ssize i = 0;
 #if DF_SSE2
-    const __m128i quote = _mm_set1_epi8('"'), b = _mm_set1_epi8('b'), l = _mm_set1_epi8('l'),
-                  o = _mm_set1_epi8('o');
+    const __m128i quote = _mm_set1_epi8('"'), c0 = _mm_set1_epi8(name[0]),
+                  c1 = _mm_set1_epi8(name[1]), c2 = _mm_set1_epi8(name[2]),
+                  c3 = _mm_set1_epi8(name[3]);
     __m128i m;
     for (; i + 21 <= n; i += 16) {
         m = _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), quote),
                           _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 5)), quote));
-        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 1)), b));
-        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 2)), l));
-        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 3)), o));
-        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 4)), b));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 1)), c0));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 2)), c1));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 3)), c2));
+        m = _mm_and_si128(m, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i + 4)), c3));
         if (_mm_movemask_epi8(m)) return 1;
     }
 #endif
     for (; i + 5 < n; i++)
-        hit |= (unsigned char)((p[i] == '"') & (p[i + 1] == 'b') & (p[i + 2] == 'l') &
-                               (p[i + 3] == 'o') & (p[i + 4] == 'b') & (p[i + 5] == '"'));
-    return hit;
+        if (p[i] == '"' && p[i + 5] == '"' && memcmp(p + i + 1, name, 4) == 0) return 1;
+    return 0;
 }
 
 #endif /* DF_SCAN_H */

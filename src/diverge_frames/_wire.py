@@ -31,10 +31,12 @@ __all__ = [
     "ResourceContentsWire",
     "ReadResourceResultWire",
     "TextReadResourceResultWire",
+    "BlobReadResourceResultWire",
     "notification_decoder",
     "custom_decoder",
     "result_decoder",
     "text_result_decoder",
+    "blob_result_decoder",
     "error_decoder",
     "any_decoder",
     "encoder",
@@ -88,6 +90,18 @@ class TextReadResourceResultWire(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
+class BlobReadResourceResultWire(_Wire, kw_only=True):
+    """A ``ReadResourceResult`` whose every item is a blob: decodes each item straight
+    to the public :class:`~diverge_frames.types.BlobResourceContents` (the compiled path
+    tries it when the body has a ``"blob"`` key and no ``"text"`` one)."""
+
+    result_type: str | None = None
+    ttl_ms: t.I64 | None = None
+    cache_scope: CacheScope | None = None
+    contents: list[t.BlobResourceContents]
+    meta: _Meta = field(default=None, name="_meta")
+
+
 # ------------------------------------------------------------------ decoders
 
 #: Straight into the public types: one struct per notification, not two.
@@ -95,6 +109,7 @@ notification_decoder = msgspec.json.Decoder(t.TypedNotification)
 custom_decoder = msgspec.json.Decoder(t.CustomNotification)
 result_decoder = msgspec.json.Decoder(ReadResourceResultWire)
 text_result_decoder = msgspec.json.Decoder(TextReadResourceResultWire)
+blob_result_decoder = msgspec.json.Decoder(BlobReadResourceResultWire)
 error_decoder = msgspec.json.Decoder(t.ErrorData)
 #: Any JSON value as plain Python.
 any_decoder = msgspec.json.Decoder()

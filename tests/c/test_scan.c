@@ -58,10 +58,10 @@ static df_ssize ref_e_digit(const unsigned char *p, df_ssize n, df_ssize i) {
     return -1;
 }
 
-static int ref_has_blob_key(const unsigned char *p, df_ssize n) {
+static int ref_has_key(const unsigned char *p, df_ssize n, const char *name) {
     df_ssize i;
     for (i = 0; i + 6 <= n; i++)
-        if (memcmp(p + i, "\"blob\"", 6) == 0) return 1;
+        if (p[i] == '"' && memcmp(p + i + 1, name, 4) == 0 && p[i + 5] == '"') return 1;
     return 0;
 }
 
@@ -138,8 +138,10 @@ static void check_all(const unsigned char *p, df_ssize n) {
     }
     if (df_valid_utf8(p, n) != ref_valid_utf8(p, n))
         fail("df_valid_utf8", p, n, 0, df_valid_utf8(p, n), ref_valid_utf8(p, n));
-    if (df_has_blob_key(p, n) != ref_has_blob_key(p, n))
-        fail("df_has_blob_key", p, n, 0, df_has_blob_key(p, n), ref_has_blob_key(p, n));
+    if (df_has_key(p, n, "blob") != ref_has_key(p, n, "blob"))
+        fail("df_has_key blob", p, n, 0, df_has_key(p, n, "blob"), ref_has_key(p, n, "blob"));
+    if (df_has_key(p, n, "text") != ref_has_key(p, n, "text"))
+        fail("df_has_key text", p, n, 0, df_has_key(p, n, "text"), ref_has_key(p, n, "text"));
     seen = df_copy_checked(copy, p, n, 0x22);
     want = 0;
     for (k = 0; k < n; k++) {
@@ -173,10 +175,10 @@ int main(void) {
         n = (df_ssize)(next_random() % 300);
         mode = (int)(next_random() % 3);
         fill(buf, n, mode);
-        if (n >= 6 && round % 2) { /* a `"blob"` key, or one byte of it wrong, somewhere */
+        if (n >= 6 && round % 2) { /* a `"blob"` or `"text"` key, or one byte of it wrong, somewhere */
             static const char *const keys[] = {"\"blob\"", "\"blo\"\"", "\"bloc\"", "xblob\"",
-                                               "\"blob\\", "\"Blob\""};
-            memcpy(buf + next_random() % (unsigned)(n - 5), keys[next_random() % 6], 6);
+                                               "\"blob\\", "\"Blob\"", "\"text\"", "\"tex\"\""};
+            memcpy(buf + next_random() % (unsigned)(n - 5), keys[next_random() % 8], 6);
         }
         check_all(buf, n);
     }
