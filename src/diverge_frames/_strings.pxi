@@ -23,18 +23,21 @@ cdef extern from "_strings.h":
     Py_ssize_t _count_empty "df_count_empty"(const unsigned char *p, Py_ssize_t n) noexcept nogil
 
 _strings_init()
-#: A read-resource body at least this long is looked at for long strings.
-cdef Py_ssize_t _SPLICE_BODY = 1024
 cdef enum:
     # A ``text`` or ``blob`` string is cut out of the JSON when its content is at least
-    # this long (msgspec reads a shorter one as fast).
-    _SPLICE_STRING = 1024
+    # this long (msgspec reads a shorter one as fast); a body shorter than this is not
+    # looked at.
+    _SPLICE_STRING = 256
+    # A string is copied first into a buffer on the stack of this many bytes, and only
+    # one that goes on past it into a str of its own.
+    _STACK_ROOM = 1024
     # At most this many strings are cut out of one body; the rest are msgspec's.
     _MAX_CUTS = 64
 #: How far past the start, or the previous string, to look for the next key.
 cdef Py_ssize_t _SPLICE_WINDOW = 4096
-#: How many short strings to look at before the first long one, before giving up.
-cdef int _SPLICE_SHORT = 4
+#: How many short strings to look at before the first long one, before giving up (a
+#: result of many small items is msgspec's).
+cdef int _SPLICE_SHORT = 1
 #: The room a long string's str is given at first: the rest of the body when shorter
 #: (a string that goes on past it then gets all the rest of the body).
 cdef Py_ssize_t _FIRST_ROOM = 65536
@@ -52,25 +55,37 @@ cdef object _utf8(const char *s, Py_ssize_t m):
 cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
                          Py_ssize_t *end):
     """The str of the JSON string whose content starts at ``p[j]``, as msgspec and
-    serde_json read it, with ``end[0]`` the index of its closing quote; None when the
-    string is shorter than ``_SPLICE_STRING`` (some of those come back as a str, too:
-    ``end[0]`` tells) or when serde_json rejects it (``end[0]`` -1: not closed, a
-    control byte, an escape it does not know, a lone surrogate, invalid UTF-8).
+    serde_json read it, with ``end[0]`` the index of its closing quote; None when its
+    content is shorter than ``_SPLICE_STRING`` (``end[0]`` its closing quote) or when
+    serde_json rejects it (``end[0]`` -1: not closed, a control byte, an escape it does
+    not know, a lone surrogate, invalid UTF-8).
 
     The content is read once (``df_string_copy``), its escapes replaced as it goes:
-    into a buffer on the stack until it fills; a string that goes on past it goes on
-    into a str given ``_FIRST_ROOM`` bytes, then all the rest of the body if it goes on
-    past those. With any byte >= 0x80, CPython's UTF-8 decoder then reads the copy."""
-    cdef unsigned char first[_SPLICE_STRING]
+    into a buffer of ``_STACK_ROOM`` bytes on the stack, then (a string that goes on
+    past it) into a str given ``_FIRST_ROOM`` bytes, then all the rest of the body if it
+    goes on past those. With any byte >= 0x80, CPython's UTF-8 decoder then reads the
+    copy."""
+    cdef unsigned char first[_STACK_ROOM]
     cdef _Copy at
     cdef Py_ssize_t room, e
     cdef PyObject *out
     _copy_start(&at, j)
-    e = _string_copy(first, _SPLICE_STRING, p, n, &at)
+    e = _string_copy(first, _STACK_ROOM, p, n, &at)
     end[0] = e
-    if e != -2:
+    if e >= 0:  # it ended in the buffer
+        if e - j < _SPLICE_STRING:
+            return None
+        if at.flags & _STR_HIGH:
+            result = _utf8(<const char *>first, at.o)
+            if result is None:
+                end[0] = -1
+            return result
+        result = PyUnicode_New(at.o, 127)
+        memcpy(PyUnicode_DATA(result), first, at.o)
+        return result
+    if e == -1:
         return None
-    room = min(n - j, _FIRST_ROOM)  # more than _SPLICE_STRING: -2 says so
+    room = min(n - j, _FIRST_ROOM)  # more than _STACK_ROOM: -2 says so
     out = _new_str(room, 127)
     memcpy(_str_data(out), first, at.o)
     e = _string_copy(<unsigned char *>_str_data(out), room, p, n, &at)
@@ -135,7 +150,7 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
         s = _long_string(p, n, v, &e)
         if e < 0:
             return None  # the general path words the error
-        if s is not None and e - v >= _SPLICE_STRING:
+        if s is not None:
             cut_start[count] = v
             cut_end[count] = e
             cut_kind[count] = kind
@@ -163,7 +178,7 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
         return None  # an empty string of the body's own: the general path
     if _needs_exact(<const unsigned char *>out, size, &top_keys):
         return None
-    if not _has_blob_key(<const unsigned char *>out, size):
+    if not _has_key(<const unsigned char *>out, size, "blob"):
         # every item must be text: decoded straight to the public types
         try:
             value = _text_result_decoder(rest)
@@ -213,6 +228,8 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
 
 
 cdef int _BEST_PATH = _string_path_now
+#: For the tests: the shortest string content the long-string path cuts out.
+_LONG_STRING = _SPLICE_STRING
 
 
 def _string_path(path=None):
