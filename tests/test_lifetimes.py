@@ -211,3 +211,45 @@ def test_no_leaks(frames: ModuleType) -> None:
         print(
             f"\n{frames.__name__}: {ROUNDS} x {len(KINDS)} kinds: blocks {grown_blocks:+d}, RSS {grown_rss:+d} B"
         )
+
+
+# ------------------------------------------------------------------ decodes within decodes
+
+
+class _Decodes:
+    """Garbage in a cycle whose finalizer decodes every kind again and checks it: with
+    the collector run at every allocation, decodes start inside decodes (the compiled
+    twin copies a small body into one reused buffer, and must not hand it out twice)."""
+
+    def __init__(self, frames: ModuleType, expected: list[Any], failures: list[str]) -> None:
+        self.frames, self.expected, self.failures = frames, expected, failures
+        self.cycle = self
+
+    def __del__(self) -> None:
+        for (channel, payload), want in zip(CORPUS, self.expected, strict=True):
+            got = outcome(codec(self.frames, channel)[0], payload)
+            if type(got) is not type(want) or (not isinstance(got, FrameError) and got != want):
+                self.failures.append(f"{channel} {payload[:60]!r}: {got!r}")
+
+
+def test_decodes_within_decodes(frames: ModuleType) -> None:
+    expected = [outcome(codec(frames, channel)[0], payload) for channel, payload in CORPUS]
+    failures: list[str] = []
+    kept = []
+    threshold = gc.get_threshold()
+    try:
+        for _ in range(3):
+            for (channel, payload), want in zip(CORPUS, expected, strict=True):
+                _Decodes(frames, expected, failures)
+                gc.set_threshold(1)
+                got = outcome(codec(frames, channel)[0], payload)
+                gc.set_threshold(*threshold)
+                if isinstance(got, FrameError):
+                    kept.append(got)  # an error kept (with its traceback) while decoding on
+                elif got != want:
+                    failures.append(f"{channel} {payload[:60]!r}: {got!r}")
+    finally:
+        gc.set_threshold(*threshold)
+        gc.collect()
+    assert not failures, failures[:3]
+    assert kept

@@ -5,8 +5,9 @@
 Twin of ``_frames_py.py``; both pass the same tests and give the same values, bytes and
 errors. What only the compiled path does, all for speed and none visible:
 
-* a ``bytes`` payload up to ``_COPY_LIMIT`` bytes is decoded from a copy of its body
-  (msgspec reads ``bytes`` fastest); any larger or other payload through a read-only
+* a ``bytes`` payload up to ``_COPY_LIMIT`` bytes is decoded from a copy of its body in
+  one reused ``bytearray`` (``_take_body``: a small copy costs less than a memoryview,
+  and no allocation less than one); any larger or other payload through a read-only
   memoryview over its buffer (no copy);
 * a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
   method goes straight to the custom-notification fallback (no failed typed attempt);
@@ -47,6 +48,7 @@ cdef extern from "Python.h":
     PyObject *PyObject_CallOneArg(object callable, object arg) except NULL
     int _PyBytes_Resize(PyObject **bytes, Py_ssize_t newsize) except -1
     Py_ssize_t Py_REFCNT(PyObject *o)
+    void Py_SET_SIZE(object o, Py_ssize_t size)
     void Py_DECREF(PyObject *o)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
@@ -70,7 +72,8 @@ cdef extern from "_scan.h":
                                      Py_ssize_t i) noexcept nogil
     unsigned char _copy_checked "df_copy_checked"(unsigned char *d, const unsigned char *s,
                                                   Py_ssize_t m, unsigned char also) noexcept nogil
-    bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n, const char *name) noexcept nogil
+    bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
+                               const char *name) noexcept nogil
 
 
 cdef int _TAG_NOTIFICATION = 0
@@ -193,6 +196,37 @@ cdef _Split _split(object payload):
     return s
 
 
+cdef object _body_scratch = None
+cdef bint _body_busy = False
+
+
+cdef inline object _take_body(const unsigned char *p, Py_ssize_t n):
+    """``p[:n]`` (at most ``_COPY_LIMIT`` bytes) for msgspec to read: copied into a
+    reused ``bytearray`` (no allocation), or into new ``bytes`` while that is in use (a
+    decode within a decode) or without a GIL. Give it back with ``_give_body``."""
+    global _body_scratch, _body_busy
+    if _GIL_DISABLED or _body_busy:
+        return PyBytes_FromStringAndSize(<const char *>p, n)
+    if _body_scratch is None:
+        _body_scratch = bytearray(_COPY_LIMIT + 1)
+    buf = _body_scratch
+    _body_busy = True
+    Py_SET_SIZE(buf, n)  # within its allocation: no realloc, as PyByteArray_Resize does
+    memcpy(PyByteArray_AS_STRING(buf), p, n)
+    PyByteArray_AS_STRING(buf)[n] = 0
+    return buf
+
+
+cdef inline void _give_body(object body) noexcept:
+    """Done with what ``_take_body`` gave. A scratch something still holds (a value, an
+    error's traceback) is left to it, and a new one made next time."""
+    global _body_scratch, _body_busy
+    if body is _body_scratch:
+        _body_busy = False
+        if Py_REFCNT(<PyObject *>body) != 2:  # this one and the caller's
+            _body_scratch = None
+
+
 cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
     """True when the body may decode differently with msgspec than with serde_json, so
     that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what
@@ -277,21 +311,21 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
 
 
 def decode_notification(payload):
-    cdef int tag
-    cdef _Split s = None
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
+    cdef _Split s
     if 0 <= n <= _COPY_LIMIT:
         p = <const unsigned char *>PyBytes_AS_STRING(payload)
-        tag = p[0]
-        p += 1
-        body = PyBytes_FromStringAndSize(<char *>p, n)
-    else:
-        s = _split(payload)
-        tag = s.tag
-        body = s.body
-        p = s.data
-        n = s.size
+        body = _take_body(p + 1, n)
+        try:
+            return _notification(body, p + 1, n, p[0])
+        finally:
+            _give_body(body)
+    s = _split(payload)
+    return _notification(s.body, s.data, s.size, s.tag)
+
+
+cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int tag):
     if tag == _TAG_NOTIFICATION:
         if _needs_exact(p, n, NULL):
             return decode_exact(body, tag, "ServerNotification")
@@ -341,26 +375,30 @@ cdef object _decode_custom(object body, int tag):
 
 
 def decode_read_resource(payload):
-    cdef int tag, top_keys = 0
-    cdef _Split s = None
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
+    cdef _Split s
     if 0 <= n <= _COPY_LIMIT:
         p = <const unsigned char *>PyBytes_AS_STRING(payload)
-        tag = p[0]
-        p += 1
-    else:
-        s = _split(payload)
-        tag = s.tag
-        body = s.body
-        p = s.data
-        n = s.size
-    if tag == _TAG_RESULT and n >= _SPLICE_STRING:
-        value = _spliced_result(p, n)
+        if p[0] == _TAG_RESULT and n >= _SPLICE_STRING:
+            value = _spliced_result(p + 1, n)
+            if value is not None:
+                return value
+        body = _take_body(p + 1, n)
+        try:
+            return _read_resource(body, p + 1, n, p[0])
+        finally:
+            _give_body(body)
+    s = _split(payload)
+    if s.tag == _TAG_RESULT and s.size >= _SPLICE_STRING:
+        value = _spliced_result(s.data, s.size)
         if value is not None:
             return value
-    if s is None:
-        body = PyBytes_FromStringAndSize(<char *>p, n)
+    return _read_resource(s.body, s.data, s.size, s.tag)
+
+
+cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, int tag):
+    cdef int top_keys = 0
     if tag == _TAG_RESULT:
         if _needs_exact(p, n, &top_keys):
             return decode_exact(body, tag, "ReadResourceResult")
