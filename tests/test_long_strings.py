@@ -1,5 +1,6 @@
-"""Long ``text`` and ``blob`` strings take the compiled twin's long-string path (built in C
-and cut out of the JSON before msgspec reads the rest). Whatever a long string holds
+"""Long ``text`` and ``blob`` strings, and a logging message's long ``data``, take the
+compiled twin's long-string path (built in C and cut out of the JSON before msgspec reads
+the rest). Whatever a long string holds
 (each escape JSON has, the ones serde_json rejects, raw control bytes, raw and invalid
 UTF-8, an early quote, no closing quote), both twins must give the value and the error
 that the general path gives; the path must take every string serde_json accepts, and
@@ -66,15 +67,16 @@ def path(request: pytest.FixtureRequest) -> Any:
     frames._string_path(99)
 
 
-def _check(body: bytes, taken: bool | None = None) -> Any:
+def _check(body: bytes, taken: bool | None = None, notification: bool = False) -> Any:
     """Both twins give the general path's outcome for ``body``; the compiled long-string
     path gives it too, or steps aside (it must when the general path raises; it must
     not when ``taken``)."""
     frames = helpers.compiled()
     payload = b"\x00" + body
-    general = helpers.outcome(_frames_py.decode_read_resource, payload)
-    assert helpers.same(helpers.outcome(frames.decode_read_resource, payload), general)
-    spliced = frames._long_strings(body)
+    channel = "notifications" if notification else "read-resource"
+    general = helpers.outcome(helpers.decoder(_frames_py, channel), payload)
+    assert helpers.same(helpers.outcome(helpers.decoder(frames, channel), payload), general)
+    spliced = frames._long_strings(body, notification)
     if spliced is not None:
         assert not isinstance(general, Exception)
         assert spliced == general
@@ -195,3 +197,57 @@ def test_any_text(text: str, ascii_only: bool, pad: int) -> None:
         assert frames.decode_read_resource(b"\x00" + body) == value
         spliced = frames._long_strings(body)
         assert spliced is None or spliced == value
+
+
+def _log(data: bytes, before: bytes = b"", after: bytes = b',"level":"info"') -> bytes:
+    return (
+        b'{"method":"notifications/message","params":{'
+        + before
+        + b'"data":"'
+        + data
+        + b'"'
+        + after
+        + b"}}"
+    )
+
+
+@pytest.mark.parametrize("where", [0, 64, -1])
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_log_data_each_odd_sequence(path: int, where: int, odd: bytes) -> None:
+    plain = _plain(1500)
+    at = len(plain) if where == -1 else where
+    body = _log(plain[:at] + odd + plain[at:])
+    general = helpers.outcome(_frames_py.decode_notification, b"\x00" + body)
+    _check(body, taken=type(general) is t.LoggingMessageNotification, notification=True)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "taken"),
+    [
+        (b"", b',"level":"info","logger":"l"', True),
+        (b'"_meta":{"k":1},', b',"level":"debug"', True),
+        (b"", b',"level":"loud"', False),  # not a level: a custom notification
+        (b"", b',"level":"info","logger":""', False),  # an empty string of its own
+        (b'"_meta":{"data":"x"},', b',"level":"info"', True),
+        (b'"_meta":{"data":"' + _plain(2000) + b'"},"data":1,', b',"level":"info"', False),
+        (b"", b',"level":"info","data":"x"', False),  # a repeated key: the exact path
+        (b"", b"", False),  # no level
+    ],
+)
+def test_log_data_around(path: int, before: bytes, after: bytes, taken: bool) -> None:
+    _check(_log(_plain(3000), before, after), taken=taken, notification=True)
+
+
+def test_log_data_nested_or_elsewhere(path: int) -> None:
+    long = _plain(3000)
+    for body in [
+        b'{"method":"notifications/message","params":{"data":{"data":"'
+        + long
+        + b'"},"level":"info"}}',
+        b'{"method":"notifications/progress","params":{"data":"'
+        + long
+        + b'","progress":1,"progressToken":1}}',
+        b'{"method":"x/y","params":{"data":"' + long + b'"}}',
+        b'{"params":{"data":"' + long + b'","level":"info"},"method":"notifications/message"}',
+    ]:
+        _check(body, taken=False, notification=True)

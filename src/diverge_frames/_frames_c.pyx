@@ -13,10 +13,11 @@ errors. What only the compiled path does, all for speed and none visible:
   method goes straight to the custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
   straight to the public types;
-* in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string is
-  built into its ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a
-  step, and cut out before msgspec (and ``_needs_exact``) see the rest
-  (``_spliced_result``, in ``_strings.pxi``);
+* in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string, and
+  the long ``"data":"..."`` of a logging-message notification, is built into its
+  ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a step, and cut
+  out before msgspec (and ``_needs_exact``) see the rest (``_spliced_result`` and
+  ``_spliced_log``, in ``_strings.pxi``);
 * a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
   mark, then the blob copied in its place as it is checked (``_spliced_encode``);
 * a notification, an error or a small result is encoded into a reused scratch
@@ -111,6 +112,7 @@ cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
+cdef object _Logging = t.LoggingMessageNotification
 cdef enum:
     # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
     # _rmcp.STRUCT_DEPTH, _serde_json.MAX_DEPTH, MAX_PLAIN_DECIMAL_DIGITS and
@@ -316,12 +318,20 @@ def decode_notification(payload):
     cdef _Split s
     if 0 <= n <= _COPY_LIMIT:
         p = <const unsigned char *>PyBytes_AS_STRING(payload)
+        if p[0] == _TAG_NOTIFICATION and n >= _SPLICE_STRING:
+            value = _spliced_log(p + 1, n)
+            if value is not None:
+                return value
         body = _take_body(p + 1, n)
         try:
             return _notification(body, p + 1, n, p[0])
         finally:
             _give_body(body)
     s = _split(payload)
+    if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
+        value = _spliced_log(s.data, s.size)
+        if value is not None:
+            return value
     return _notification(s.body, s.data, s.size, s.tag)
 
 

@@ -7,7 +7,7 @@
  *   df_string_copy      the content of a JSON string, up to its closing quote, copied
  *                       with each escape replaced by the UTF-8 it stands for, with
  *                       serde_json's rules for what a str may not hold;
- *   df_find_string_key  the next `"text":"` or `"blob":"` in a range;
+ *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds.
  *
  * df_string_copy reads 64 bytes a step as bit masks of the bytes that matter (quotes,
@@ -529,26 +529,26 @@ DF_INLINE df_ssize df_string_copy(unsigned char *d, df_ssize cap, const unsigned
 
 /* ------------------------------------------------------------------ keys */
 
-/* df_find_string_key(p, start, end, &kind): the index in p[start:end] just after the
-   next `"text":"` or `"blob":"` (where the content of that string value starts), with
-   *kind 't' or 'b', or -1 when there is none. */
+/* df_find_string_key(p, start, end, names, count, &kind): the index in p[start:end] just
+   after the next `"<name>":"` (where the content of that string value starts) for one of
+   the `count` four-letter names in `names` ("textblob": text, blob), with *kind the
+   name's index, or -1 when there is none. */
 DF_INLINE df_ssize df_find_string_key(const unsigned char *p, df_ssize start, df_ssize end,
-                                      int *kind) {
+                                      const char *names, int count, int *kind) {
     const unsigned char *q;
     df_ssize k;
+    int i;
     start += 6; /* the colon: 6 bytes after the key's quote, one before the value's */
     while (start + 2 <= end) {
         q = (const unsigned char *)memchr(p + start, ':', (size_t)(end - start - 1));
         if (q == NULL) return -1;
         k = q - p;
         if (p[k - 1] == '"' && p[k + 1] == '"' && p[k - 6] == '"') {
-            if (memcmp(p + k - 5, "text", 4) == 0) {
-                *kind = 't';
-                return k + 2;
-            }
-            if (memcmp(p + k - 5, "blob", 4) == 0) {
-                *kind = 'b';
-                return k + 2;
+            for (i = 0; i < count; i++) {
+                if (memcmp(p + k - 5, names + 4 * i, 4) == 0) {
+                    *kind = i;
+                    return k + 2;
+                }
             }
         }
         start = k + 1;

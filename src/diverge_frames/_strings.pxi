@@ -19,7 +19,8 @@ cdef extern from "_strings.h":
                                              const unsigned char *p, Py_ssize_t n,
                                              _Copy *at) noexcept nogil
     Py_ssize_t _find_string_key "df_find_string_key"(const unsigned char *p, Py_ssize_t start,
-                                                     Py_ssize_t end, int *kind) noexcept nogil
+                                                     Py_ssize_t end, const char *names,
+                                                     int count, int *kind) noexcept nogil
     Py_ssize_t _count_empty "df_count_empty"(const unsigned char *p, Py_ssize_t n) noexcept nogil
 
 _strings_init()
@@ -33,6 +34,9 @@ cdef enum:
     _STACK_ROOM = 1024
     # At most this many strings are cut out of one body; the rest are msgspec's.
     _MAX_CUTS = 64
+    # The keys df_find_string_key finds in a result ("textblob"), by index.
+    _TEXT = 0
+    _BLOB = 1
 #: How far past the start, or the previous string, to look for the next key.
 cdef Py_ssize_t _SPLICE_WINDOW = 4096
 #: How many short strings to look at before the first long one, before giving up (a
@@ -138,13 +142,13 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
     """
     cdef Py_ssize_t cut_start[_MAX_CUTS]  # where each cut string's content is, in p
     cdef Py_ssize_t cut_end[_MAX_CUTS]
-    cdef int cut_kind[_MAX_CUTS]  # 't' or 'b': its key
+    cdef int cut_kind[_MAX_CUTS]  # its key: _TEXT or _BLOB
     cdef list strs = []
     cdef Py_ssize_t i = 0, v, e = 0, at, size = n
     cdef int kind = 0, shorts = 0, top_keys = 0, index = 0, count = 0, j
     cdef char *out
     while count < _MAX_CUTS:
-        v = _find_string_key(p, i, min(n, i + _SPLICE_WINDOW), &kind)
+        v = _find_string_key(p, i, min(n, i + _SPLICE_WINDOW), "textblob", 2, &kind)
         if v < 0:
             break
         s = _long_string(p, n, v, &e)
@@ -187,7 +191,7 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
         contents = value.contents
         for item in contents:
             if PyUnicode_GET_LENGTH(item.text) == 0:
-                if index == count or cut_kind[index] != c't':
+                if index == count or cut_kind[index] != _TEXT:
                     return None
                 item.text = strs[index]
                 index += 1
@@ -205,12 +209,12 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
         text = item.text
         blob = item.blob
         if type(text) is str and PyUnicode_GET_LENGTH(text) == 0:
-            if index == count or cut_kind[index] != c't':
+            if index == count or cut_kind[index] != _TEXT:
                 return None
             text = strs[index]
             index += 1
         elif type(blob) is str and PyUnicode_GET_LENGTH(blob) == 0:
-            if index == count or cut_kind[index] != c'b':
+            if index == count or cut_kind[index] != _BLOB:
                 return None
             blob = strs[index]
             index += 1
@@ -225,6 +229,49 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
     if index != count:
         return None
     return _public_result(wire, contents)
+
+
+cdef object _spliced_log(const unsigned char *p, Py_ssize_t n):
+    """The logging-message notification of the body ``p[:n]`` when its ``data`` is a long
+    string, built here and cut out of the JSON as ``_spliced_result`` does; or None for
+    the general path. The cut must have been ``params.data``: what is left holds no
+    other ``""``, and there ``params.data`` is ``""``."""
+    cdef Py_ssize_t v, e = 32, size
+    cdef int kind = 0, top_keys = 0, tries
+    cdef char *out
+    if n < 34 or memcmp(p, b'{"method":"notifications/message"', 33) != 0:
+        return None
+    for tries in range(3):  # a short "data" first (in a _meta, say): the next one
+        v = _find_string_key(p, e + 1, min(n, e + 1 + _SPLICE_WINDOW), "data", 1, &kind)
+        if v < 0:
+            return None
+        s = _long_string(p, n, v, &e)
+        if e < 0:
+            return None  # the general path words the error
+        if s is not None:
+            break
+    else:
+        return None
+    size = n - (e - v)
+    rest = PyBytes_FromStringAndSize(NULL, size)
+    out = PyBytes_AS_STRING(rest)
+    memcpy(out, p, v)
+    memcpy(out + v, p + e, n - e)
+    if (_count_empty(<const unsigned char *>out, size) != 1
+            or _needs_exact(<const unsigned char *>out, size, &top_keys)):
+        return None
+    try:
+        value = _notification_decoder(rest)
+    except Exception:
+        return None
+    if type(value) is not _Logging:
+        return None
+    params = value.params
+    data = params.data
+    if type(data) is not str or PyUnicode_GET_LENGTH(data) != 0:
+        return None
+    params.data = s
+    return value
 
 
 cdef int _BEST_PATH = _string_path_now
@@ -242,9 +289,13 @@ def _string_path(path=None):
     return _string_path_now
 
 
-def _long_strings(body):
-    """For the tests: the ReadResourceResult the long-string path makes of ``body`` (a
-    ``bytes`` body, no tag byte), or None when it steps aside for the general path."""
+def _long_strings(body, notification=False):
+    """For the tests: the ReadResourceResult (the logging-message notification, when
+    ``notification``) the long-string path makes of ``body`` (a ``bytes`` body, no tag
+    byte), or None when it steps aside for the general path."""
     if not PyBytes_CheckExact(body):
         raise TypeError(f"a bytes body, not {type(body).__name__}")
-    return _spliced_result(<const unsigned char *>PyBytes_AS_STRING(body), PyBytes_GET_SIZE(body))
+    p = <const unsigned char *>PyBytes_AS_STRING(body)
+    if notification:
+        return _spliced_log(p, PyBytes_GET_SIZE(body))
+    return _spliced_result(p, PyBytes_GET_SIZE(body))
