@@ -55,8 +55,12 @@ def extensions():
     frames = Extension(
         "diverge_frames._frames_c",
         ["src/diverge_frames/_frames_c.pyx"],
-        # The C scanners it includes: a change there rebuilds the extension.
-        depends=["src/diverge_frames/_scan.h"],
+        # The C headers it includes: a change there rebuilds the extension.
+        depends=[
+            "src/diverge_frames/_scan.h",
+            "src/diverge_frames/_check.h",
+            "src/diverge_frames/_check_plans.pxi",
+        ],
         include_dirs=["src/diverge_frames"],
     )
     channel = Extension(
