@@ -66,6 +66,13 @@ __all__ = [
     "ResourceContents",
     "ReadResourceResult",
     "ErrorData",
+    # the MCP Python SDK's names (mcp.types) for the same classes
+    "CancelledNotificationParams",
+    "ProgressNotificationParams",
+    "LoggingMessageNotificationParams",
+    "ResourceUpdatedNotificationParams",
+    "ElicitCompleteNotification",
+    "ElicitCompleteNotificationParams",
 ]
 
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
@@ -530,3 +537,15 @@ class ErrorData(_Wire, kw_only=False):
     code: I32
     message: str
     data: Any = None
+
+
+# ------------------------------------------------------------- the SDK's class names
+
+# ``mcp.types`` (the MCP Python SDK) names these classes after the schema: the same
+# classes under those names too (rmcp's names above stay).
+CancelledNotificationParams = CancelledNotificationParam
+ProgressNotificationParams = ProgressNotificationParam
+LoggingMessageNotificationParams = LoggingMessageNotificationParam
+ResourceUpdatedNotificationParams = ResourceUpdatedNotificationParam
+ElicitCompleteNotification = ElicitationCompleteNotification
+ElicitCompleteNotificationParams = ElicitationCompleteNotificationParams
