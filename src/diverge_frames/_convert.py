@@ -74,10 +74,15 @@ def _positions() -> dict[type, tuple[type, tuple[_Step, ...]]]:
 
 
 def _classes(target: Any) -> tuple[type, ...]:
-    if target in _UNIONS:
-        return _UNIONS[target]
-    if isinstance(target, _type) and target in _positions():
-        return (target,)
+    if isinstance(target, _type):
+        if target in _positions():
+            return (target,)
+    else:
+        for union, classes in _UNIONS.items():  # by identity: hashing a union is slow
+            if target is union:
+                return classes
+        if target in _UNIONS:
+            return _UNIONS[target]
     raise TypeError(f"convert and json_schema take the public types, not {target!r}")
 
 
@@ -117,6 +122,20 @@ def convert(obj: Any, type: Any) -> Any:
         body = msgspec.json.encode(_wrap(obj, top, path))
     except (TypeError, ValueError, OverflowError) as exc:
         raise msgspec.ValidationError(f"{exc} - at `$`") from exc
+    return _read(body, classes, top, path)
+
+
+def from_json(body: bytes, type: Any) -> Any:
+    """:func:`convert` of the JSON text ``body`` (UTF-8) of a whole frame's value
+    (``type``: a union or a class a frame carries), as ``decode`` reads it."""
+    classes = _classes(type)
+    top, path = _positions()[classes[0]]
+    if path:
+        raise TypeError(f"from_json reads what a frame carries, not {type!r}")
+    return _read(body, classes, top, path)
+
+
+def _read(body: bytes, classes: tuple[_type, ...], top: _type, path: tuple[_Step, ...]) -> Any:
     tag, channel = _TOP[top]
     decode = (
         _frames.decode_read_resource if channel == "read-resource" else _frames.decode_notification

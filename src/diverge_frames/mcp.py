@@ -4,14 +4,16 @@
 Needs the SDK: ``pip install "diverge-frames[mcp]"``. Both directions go through the
 JSON the channels carry, so that what crosses is what rmcp writes and reads:
 
-* :func:`to_mcp` builds the SDK model from :func:`diverge_frames.to_builtins` (the JSON
-  value ``encode`` writes), with ``model_validate``: members rmcp leaves out stay unset
+* :func:`to_mcp` builds the SDK model from the JSON ``encode`` writes
+  (``model_validate_json``; a member of a frame from :func:`diverge_frames.to_builtins`
+  with ``model_validate``): members rmcp leaves out stay unset
   in the model (not the SDK's defaults: ``ttlMs`` ``0``, ``cacheScope`` ``"private"``,
   ``resultType`` ``"complete"`` are defaults the model fills in, not members it was
   given).
-* :func:`from_mcp` reads the members that were set (``model_dump(by_alias=True,
-  exclude_unset=True)``, with ``method`` put back: a model built without it has it
-  unset) with :func:`diverge_frames.convert`, exactly as ``decode`` reads a frame. A
+* :func:`from_mcp` reads the JSON of the members that were set
+  (``model_dump_json(by_alias=True, exclude_unset=True)``, with ``method`` put back: a
+  model built without it has it unset) exactly as ``decode`` reads a frame (a member of
+  a frame: :func:`diverge_frames.convert` of its ``model_dump``). A
   ``data`` or ``params`` set to ``None`` stays (``exclude_none`` would turn a log
   message with ``"data": null`` into a custom notification).
 
@@ -35,8 +37,11 @@ from __future__ import annotations
 
 from typing import Any, overload
 
+import msgspec
+
+from . import notifications, read_resource
 from . import types as t
-from ._convert import convert, to_builtins
+from ._convert import convert, from_json, to_builtins
 
 try:
     import mcp.types as _sdk
@@ -76,6 +81,12 @@ SDK_CLASSES: dict[type, type] = {
 #: Ours with no SDK class: they cross as a ``JSONRPCNotification``.
 _AS_JSONRPC = (t.CustomNotification, t.TasksNotification)
 _OURS: dict[type, Any] = {sdk: ours for ours, sdk in SDK_CLASSES.items()}
+#: A frame's values: how each is encoded.
+_ENCODE: dict[type, Any] = {
+    **dict.fromkeys(t.TYPED_NOTIFICATIONS, notifications.encode),
+    t.ErrorData: notifications.encode,
+    t.ReadResourceResult: read_resource.encode,
+}
 _NOTIFICATIONS = frozenset(
     sdk for ours, sdk in SDK_CLASSES.items() if ours in t.TYPED_NOTIFICATIONS
 )
@@ -108,6 +119,9 @@ def to_mcp(value: Any) -> Any:
     sdk = SDK_CLASSES.get(cls)
     if sdk is None:
         raise TypeError(f"{cls.__name__} has no class in mcp.types")
+    encode = _ENCODE.get(cls)
+    if encode is not None:  # a frame's value: the SDK reads the JSON encode writes
+        return sdk.model_validate_json(encode(value)[1:])  # type: ignore[attr-defined]
     return sdk.model_validate(to_builtins(value))  # type: ignore[attr-defined]
 
 
@@ -127,8 +141,12 @@ def from_mcp(obj: Any) -> Any:
     ours = _OURS.get(cls)
     if ours is None:
         raise TypeError(f"{cls.__name__} has no counterpart in diverge_frames.types")
+    if ours in _ENCODE:  # a frame's value: decode reads the JSON the SDK writes
+        body = obj.model_dump_json(by_alias=True, exclude_unset=True, warnings=False).encode()
+        if cls in _NOTIFICATIONS and "method" not in obj.model_fields_set:
+            # ``method`` is a default in the SDK's models: unset in one built without it
+            head = b'{"method":' + msgspec.json.encode(obj.method)
+            body = head + (b"}" if body == b"{}" else b"," + body[1:])
+        return from_json(body, t.ServerNotification if cls in _NOTIFICATIONS else ours)
     plain = obj.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    if cls in _NOTIFICATIONS:
-        plain = {"method": obj.method, **plain}  # unset in a model built without it
-        return convert(plain, t.ServerNotification)
     return convert(plain, ours)
