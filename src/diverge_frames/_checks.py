@@ -138,7 +138,7 @@ def _describe(kind: int, arg: Any) -> str:
     if kind == KIND_ENUM:
         return "one of " + ", ".join(repr(v) for v in sorted(arg))
     if kind == KIND_STRUCT:
-        return arg.cls.__name__
+        return str(arg.cls.__name__)
     if kind == KIND_LIST:
         return "a list of " + " or ".join(_describe(k, a) for k, a in arg)
     if kind == KIND_MAP:

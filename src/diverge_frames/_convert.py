@@ -12,6 +12,7 @@ or written with it, and taken out again.
 
 from __future__ import annotations
 
+import builtins
 import functools
 from typing import Any, TypeVar, overload
 
@@ -51,7 +52,7 @@ def _positions() -> dict[type, tuple[type, tuple[_Step, ...]]]:
     found, and only where every other member on the way is optional (so that it stands
     alone there)."""
     found: dict[type, tuple[type, tuple[_Step, ...]]] = {}
-    todo = [(cls, cls, ()) for cls in _TOP]
+    todo: list[tuple[type, type, tuple[_Step, ...]]] = [(cls, cls, ()) for cls in _TOP]
     while todo:
         top, cls, path = todo.pop(0)
         if cls in found:
@@ -95,7 +96,7 @@ _type = type
 
 
 @overload
-def convert(obj: Any, type: _type[_T]) -> _T: ...
+def convert(obj: Any, type: builtins.type[_T]) -> _T: ...
 @overload
 def convert(obj: Any, type: Any) -> Any: ...
 def convert(obj: Any, type: Any) -> Any:

@@ -213,8 +213,8 @@ def _kind(annotation: Any, cls: type, name: str) -> tuple[int, Any]:
         base, *metas = typing.get_args(annotation)
         for meta in metas:
             if isinstance(meta, msgspec.Meta):
-                low = meta.ge if meta.ge is not None else low
-                high = meta.le if meta.le is not None else high
+                low = int(meta.ge) if meta.ge is not None else low
+                high = int(meta.le) if meta.le is not None else high
         annotation = base
     if annotation is str:
         return (KIND_STR, None)

@@ -45,10 +45,10 @@ from ._convert import convert, from_json, to_builtins
 
 try:
     import mcp.types as _sdk
-except ImportError as exc:  # pragma: no cover - the extra not installed
+except ImportError as _missing:  # pragma: no cover - the extra not installed
     raise ImportError(
         'diverge_frames.mcp needs the MCP Python SDK: pip install "diverge-frames[mcp]"'
-    ) from exc
+    ) from _missing
 
 __all__ = ["to_mcp", "from_mcp", "SDK_CLASSES"]
 

@@ -12,8 +12,11 @@ empty payload. For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._impl import frames as _frames
 from ._wire import Payload
+from .types import ErrorData, ServerNotification
 
 __all__ = [
     "Request",
@@ -31,7 +34,7 @@ TAG_NOTIFICATION = 0
 TAG_ERROR = 1
 
 
-decode = _frames.decode_notification
+decode: Callable[[Payload], ServerNotification | ErrorData] = _frames.decode_notification
 decode.__doc__ = """Decode one notification-channel payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
@@ -49,7 +52,7 @@ decode.__doc__ = """Decode one notification-channel payload.
     """
 
 
-encode = _frames.encode_notification
+encode: Callable[[ServerNotification | ErrorData], bytes] = _frames.encode_notification
 encode.__doc__ = """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
 
     The JSON is what rmcp 3.1 writes for the same value: compact, free-form objects

@@ -127,7 +127,9 @@ def test_members_of_a_frame_cross_alone() -> None:
 
 
 def test_what_cannot_cross() -> None:
-    with pytest.raises(TypeError, match=r"DetailedTaskNotificationParams has no class in mcp\.types"):
+    with pytest.raises(
+        TypeError, match=r"DetailedTaskNotificationParams has no class in mcp\.types"
+    ):
         bridge.to_mcp(
             t.DetailedTaskNotificationParams(
                 task_id="t", status="working", created_at="c", last_updated_at="u"
