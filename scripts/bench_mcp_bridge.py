@@ -18,12 +18,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import diverge_frames
-from diverge_frames import _bench, mcp, notifications, read_resource
+from diverge_frames import mcp, notifications, read_resource
+
+# The benchmark matrix's frames are in the repository (benchmarks/), not in the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.cases import SMALL_LIMIT, synthetic
 
 
 def _time(fn: Callable[[Any], Any], arg: Any, number: int) -> float:
@@ -38,21 +44,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     rows = []
-    for case in _bench.cases():
-        if case.size > 1024:
+    for case in synthetic():
+        if case.size > SMALL_LIMIT:
             continue
+        (payload,) = case.payloads
         channel = notifications if case.channel == "notifications" else read_resource
-        value = channel.decode(case.payload)
+        value = channel.decode(payload)
         model = mcp.to_mcp(value)
         sdk_cls = type(model)
         # a JSONRPCNotification (a custom notification) needs its "jsonrpc" member
-        body = (
-            case.body
-            if "jsonrpc" not in sdk_cls.model_fields
-            else b'{"jsonrpc":"2.0",' + case.body[1:]
-        )
+        body = payload[1:]
+        if "jsonrpc" in sdk_cls.model_fields:
+            body = b'{"jsonrpc":"2.0",' + body[1:]
         ops: dict[str, tuple[Callable[[Any], Any], Any]] = {
-            "decode": (channel.decode, case.payload),
+            "decode": (channel.decode, payload),
             "to_mcp": (mcp.to_mcp, value),
             "from_mcp": (mcp.from_mcp, model),
             "encode": (channel.encode, value),
