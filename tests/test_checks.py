@@ -228,6 +228,13 @@ def test_the_c_walk_uses_the_plans_constants() -> None:
     assert set(constants) == {n for n in _plans.__all__ if n.startswith(("KIND_", "FLAG_"))}
 
 
+def _available() -> tuple[Any, ...]:
+    """Both twins, or the pure one alone where the compiled one is not in use."""
+    if helpers.NO_EXTENSIONS or (helpers._frames_c is None and not helpers.REQUIRE_EXTENSIONS):
+        return (helpers._frames_py,)
+    return helpers.both()
+
+
 @given(top_values(good=False))
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 def test_built_values_are_written_back_or_refused(drawn: tuple[Any, str]) -> None:
@@ -237,7 +244,7 @@ def test_built_values_are_written_back_or_refused(drawn: tuple[Any, str]) -> Non
     read one as typed) that is written back as the same bytes (but for a float that
     serde_json reads as a neighbouring double: ``same_but_float_digits``)."""
     value, channel = drawn
-    twins = helpers.both() if not helpers.NO_EXTENSIONS else (helpers._frames_py,)
+    twins = _available()
     outcomes = [encoded(helpers.encoder(frames, channel), value) for frames in twins]
     assert all(o == outcomes[0] for o in outcomes), outcomes
     written = outcomes[0]
