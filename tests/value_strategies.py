@@ -107,10 +107,20 @@ def _deep(levels: int) -> Any:
     return value
 
 
+#: A free-form member whose content rmcp types all the same: a task's ``inputRequests``
+#: (rmcp reads each entry as an ``InputRequest``; docs/compatibility.md). While
+#: ``types.py`` keeps it free-form, only an empty one is drawn.
+FREE_FORM_RMCP_TYPES = {(t.DetailedTaskNotificationParams, "input_requests")}
+
+
 @st.composite
 def _member(draw: st.DrawFn, field: p.Field, good: bool) -> Any:
     """One member's value: what its plan takes, or (``good`` false) anything near it."""
     flags = field.flags
+    if field.alternatives == ((p.KIND_OBJECT, None),) and any(
+        field.name == name for _, name in FREE_FORM_RMCP_TYPES
+    ):
+        return draw(st.none() | st.just({}))
     choices = []
     if flags & (p.FLAG_NONE | p.FLAG_NONE_DEFAULT | p.FLAG_NONE_UNSET) or not good:
         choices.append(st.none())
