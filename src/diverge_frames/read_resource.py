@@ -45,6 +45,15 @@ decode.__doc__ = """Decode one read-resource payload.
 encode: Callable[[ReadResourceResult | ErrorData], bytes] = _frames.encode_read_resource
 encode.__doc__ = """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
 
-    The JSON is what rmcp 3.1 writes for the same value. Raises ``TypeError`` for any
-    other value, or a member msgspec cannot write.
+    The JSON is what rmcp 3.1 writes for the same value: members in rmcp's order,
+    free-form objects with their keys sorted, ``None`` optionals left out. Every member
+    is checked first against rmcp's types and ranges; the value itself is never
+    changed.
+
+    Raises ``TypeError`` for a value of another class, or a member of the wrong type
+    (``None`` where one is required too, a ``contents`` item that is not text or
+    blob); ``ValueError`` for a member rmcp cannot hold as it is (a negative
+    ``ttl_ms``, a ``cache_scope`` outside ``public`` / ``private``, an ``ErrorData``
+    code outside ``i32``, ...). The message starts with the member's path:
+    ``$.contents[0].text: ...``.
     """
