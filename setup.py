@@ -61,6 +61,8 @@ def extensions():
             "src/diverge_frames/_strings.h",
             "src/diverge_frames/_strings_loops.h",
             "src/diverge_frames/_strings.pxi",
+            "src/diverge_frames/_check.h",
+            "src/diverge_frames/_check_plans.pxi",
         ],
         include_dirs=["src/diverge_frames"],
     )

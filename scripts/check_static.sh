@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Lint and type checks, with the tools pinned in scripts/requirements-static.txt:
-#   ruff check; ruff format --check; cython-lint on the .pyx files; mypy (strict, on the
-#   package with the stub of its compiled module and on tests/typing_sample.py).
+#   ruff check; ruff format --check; cython-lint on the .pyx files and the .pxi the
+#   frames one includes; mypy (strict, on the package with the stub of its compiled
+#   module and on tests/typing_sample.py); pyright --verifytypes on the installed
+#   package (every public symbol's type known: 100%, or it fails) and pyright on the
+#   typed sample (pyright's PyPI package fetches its node program on first use, and
+#   needs node).
 # Settings: [tool.ruff], [tool.cython-lint] and [tool.mypy] in pyproject.toml.
 #
 # Needs python3 (3.10+) and PyPI; the tools and the package's dependencies (for mypy)
@@ -17,7 +21,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 NO_COLOR=1
 "$PYTHON" -m venv "$WORK/venv" || exit 1
 T=$WORK/venv/bin
 # msgspec (the package's one dependency), for mypy to follow; no optional package, so
-# that mypy proves the package needs none.
+# that mypy proves the package needs none (the bridge's mcp.types is then unknown).
 "$T/python" -m pip install -q -r scripts/requirements-static.txt "msgspec>=0.19" || exit 1
 export PATH="$T:$PATH"  # cython-lint runs pycodestyle
 
@@ -29,9 +33,18 @@ check() {
 check ruff --version
 check ruff check .
 check ruff format --check .
-check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx
+check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx \
+  src/diverge_frames/_check_plans.pxi
 check mypy --version
 check mypy --cache-dir "$WORK/mypy-cache"
+check pyright --version
+# The package itself with its [mcp] extra, not editable (pyright follows no editable
+# install); pure Python is enough for types (the compiled module has its stub).
+check env DIVERGE_FRAMES_NO_EXTENSIONS=1 "$T/python" -m pip install -q ".[mcp]"
+# From outside the tree, so that pyright reads the installed package, not src/.
+verifytypes() { (cd "$WORK" && VIRTUAL_ENV="$WORK/venv" pyright --verifytypes diverge_frames --ignoreexternal); }
+check verifytypes
+check env VIRTUAL_ENV="$WORK/venv" pyright tests/typing_sample.py
 
 if ((${#failed[@]})); then
   printf '\ncheck_static: FAILED: %s\n' "${failed[@]}" >&2

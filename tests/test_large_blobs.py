@@ -138,16 +138,22 @@ class _Contents(list):  # type: ignore[type-arg]
 
 @pytest.mark.parametrize(
     "contents",
-    [(), None, _Contents(), _Contents([t.BlobResourceContents(uri="u", blob="QUJD" * 2000)])],
-    ids=["tuple", "none", "list-subclass", "list-subclass-long-blob"],
+    [(), _Contents(), _Contents([t.BlobResourceContents(uri="u", blob="QUJD" * 2000)])],
+    ids=["tuple", "list-subclass", "list-subclass-long-blob"],
 )
 def test_contents_not_a_list_encodes_as_msgspec_writes_it(frames: Any, contents: Any) -> None:
-    """msgspec Structs do not check types when built: whatever ``contents`` holds is
-    encoded as msgspec writes it, by both twins (found by the attack helper: the
-    compiled fast paths once raised TypeError here)."""
+    """msgspec Structs do not check types when built: a tuple or a list subclass of
+    contents is an array all the same, encoded by both twins as msgspec writes it (found
+    by the attack helper: the compiled fast paths once raised TypeError here)."""
     value = t.ReadResourceResult(contents=contents)
     encoded = frames.encode_read_resource(value)
     assert encoded == _frames_py.encode_read_resource(value)
-    expected = None if contents is None else [{"uri": c.uri, "blob": c.blob} for c in contents]
+    expected = [{"uri": c.uri, "blob": c.blob} for c in contents]
     assert encoded[:1] == b"\x00"
     assert json.loads(encoded[1:]) == {"contents": expected}
+
+
+def test_contents_none_is_refused(frames: Any) -> None:
+    """rmcp requires ``contents``: ``None`` is a TypeError naming it, on both twins."""
+    with pytest.raises(TypeError, match=r"^\$\.contents: expected a list of"):
+        frames.encode_read_resource(t.ReadResourceResult(contents=None))  # type: ignore[arg-type]

@@ -64,6 +64,30 @@ def progress_of(payload: bytes | bytearray | memoryview) -> float | None:
     return None
 
 
+def total_of(payload: bytes) -> float | None:
+    """The total a progress notification reports: a comparison of ``method`` (a
+    ``ClassVar`` of each class's ``Literal``) narrows the typed notifications."""
+    value = notifications.decode(payload)
+    if isinstance(value, (ErrorData, CustomNotification)):
+        return None
+    if value.method == "notifications/progress":
+        assert_type(value, ProgressNotification)
+        return value.params.total
+    return None
+
+
+def plain_progress() -> dict[str, object]:
+    """A value to and from plain Python, as the channels read and write it."""
+    value = diverge_frames.convert(
+        {"method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}},
+        ProgressNotification,
+    )
+    assert_type(value, ProgressNotification)
+    plain = diverge_frames.to_builtins(value)
+    assert isinstance(plain, dict)
+    return plain
+
+
 def texts(payload: bytes) -> list[str]:
     """The text of each text item of a read-resource result; an error raises."""
     value = read_resource.decode(payload)
@@ -120,6 +144,8 @@ def main() -> None:
     assert progress_of(memoryview(b"??" + PROGRESS)[2:]) == 1.0
     assert progress_of(NOT_FOUND) is None
     assert texts(TEXT) == ["hi"]
+    assert total_of(PROGRESS) is None
+    assert plain_progress()["params"] == {"progress": 2.0, "progressToken": 1}
 
     custom = CustomNotification("notifications/stderr", {"content": "hi"})
     payload: bytes = notifications.encode(custom)

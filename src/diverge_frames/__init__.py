@@ -3,7 +3,9 @@
 A channel payload is one tag byte and JSON. :mod:`diverge_frames.notifications` and
 :mod:`diverge_frames.read_resource` decode and encode them; :mod:`diverge_frames.types`
 holds the MCP values (rmcp 3.1's serde shapes as msgspec Structs);
-:mod:`diverge_frames.channel` holds the sequence rules.
+:mod:`diverge_frames.channel` holds the sequence rules. :func:`convert` and
+:func:`to_builtins` turn values to and from plain Python as the channels read and write
+them; :func:`json_schema` describes them.
 
 ``IMPLEMENTATION`` is ``"cython"`` when the compiled hot path is in use, ``"python"``
 otherwise (no compiler at install time, or ``DIVERGE_FRAMES_NO_EXTENSIONS=1``).
@@ -12,6 +14,7 @@ otherwise (no compiler at install time, or ``DIVERGE_FRAMES_NO_EXTENSIONS=1``).
 from __future__ import annotations
 
 from . import notifications, read_resource, types
+from ._convert import convert, json_schema, to_builtins
 from ._impl import IMPLEMENTATION
 from .errors import EmptyFrameError, FrameBodyError, FrameError, SequenceError, UnknownTagError
 from .types import (
@@ -38,4 +41,7 @@ __all__ = [
     "CustomNotification",
     "ReadResourceResult",
     "ErrorData",
+    "convert",
+    "to_builtins",
+    "json_schema",
 ]

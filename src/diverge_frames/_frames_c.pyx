@@ -25,7 +25,9 @@ errors. What only the compiled path does, all for speed and none visible:
   has the tag byte written into msgspec's own output buffer (no second copy).
 
 Whenever one of these meets anything unusual it steps aside and the general path
-(the twin's) decides, errors included.
+(the twin's) decides, errors included. Encode checks every value as the twin does
+(``_checks.check``), after a walk in C of the same plans (``_check.h``) that lets a
+value it can see is canonical through without a call into Python.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
@@ -37,6 +39,7 @@ from libc.string cimport memchr, memcmp, memcpy, memmove
 
 import msgspec
 
+from . import _checks, _plans
 from . import _wire as w
 from . import types as t
 from ._rmcp import decode_custom, decode_exact, encode_custom
@@ -101,7 +104,6 @@ cdef object _encode_notification_into = w.notification_encoder.encode_into
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
 cdef Py_ssize_t _SCRATCH_KEEP = 16384
-cdef frozenset _TYPED = w.TYPED_CLASSES
 cdef object _DecodeError = msgspec.DecodeError
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Text = t.TextResourceContents
@@ -144,6 +146,9 @@ if _N_METHODS > _MAX_TYPED:
 for _i, _m in enumerate(_METHODS):
     _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
     _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
+
+# The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
+include "_check_plans.pxi"
 
 
 cdef class _Split:
@@ -567,22 +572,28 @@ cdef object _tagged(object encode, object value, char tag):
 
 
 def encode_notification(value):
-    cls = type(value)
     cdef bytes out
-    if cls is _Custom:
-        params = value.params
-        if type(params) is dict and type(value.method) is str and "_meta" not in params:
-            out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order is the encoder's
-        else:
-            out = _tagged(encode_custom, value, 0)
-    elif cls in _TYPED:
-        out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
-    elif cls is _ErrorData:
-        out = _tagged_into(_encode_into, _encode, value, 1)
-    else:
+    cdef int i = _top(value)
+    if i < 0:
         raise TypeError(
-            f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
+            "a notification channel carries a ServerNotification or ErrorData,"
+            f" not {type(value).__name__}"
         )
+    if not _ok(value, _TOP_PLAN[i]):
+        value = _check(value)  # its canonical copy, or its TypeError/ValueError
+    try:
+        if i == _I_CUSTOM:
+            params = value.params
+            if type(params) is dict and "_meta" not in params:
+                out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order, the encoder's
+            else:
+                out = _tagged(encode_custom, value, 0)
+        elif i == _I_ERROR:
+            out = _tagged_into(_encode_into, _encode, value, 1)
+        else:
+            out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
+    except UnicodeEncodeError:
+        raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
         return fix_exponents(out)
     return out
@@ -591,22 +602,30 @@ def encode_notification(value):
 def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
-    if cls is _Result:
-        shape = _result_shape(value)
-        if shape == _SHAPE_LONG_BLOB:
-            out = _spliced_encode(value)
-            if out is not None:
-                return out
-        if shape == _SHAPE_SMALL:
-            out = _tagged_into(_encode_into, _encode, value, 0)
+    try:
+        if cls is _Result:
+            if not _ok(value, _RESULT_PLAN):
+                value = _check(value)
+            shape = _result_shape(value)
+            if shape == _SHAPE_LONG_BLOB:
+                out = _spliced_encode(value)
+                if out is not None:
+                    return out
+            if shape == _SHAPE_SMALL:
+                out = _tagged_into(_encode_into, _encode, value, 0)
+            else:
+                out = _tagged(_encode, value, 0)
+        elif cls is _ErrorData:
+            if not _ok(value, _TOP_PLAN[_I_ERROR]):
+                value = _check(value)
+            out = _tagged_into(_encode_into, _encode, value, 1)
         else:
-            out = _tagged(_encode, value, 0)
-    elif cls is _ErrorData:
-        out = _tagged_into(_encode_into, _encode, value, 1)
-    else:
-        raise TypeError(
-            f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
-        )
+            raise TypeError(
+                "a read-resource channel carries a ReadResourceResult or ErrorData,"
+                f" not {cls.__name__}"
+            )
+    except UnicodeEncodeError:
+        raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
         return fix_exponents(out)
     return out

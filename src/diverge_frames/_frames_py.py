@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from . import types as t
+from ._checks import check, unicode_error
 from ._rmcp import STRUCT_DEPTH, decode_custom, decode_exact, encode_custom, read_resource_result
 from ._serde_json import (
     MAX_DEPTH,
@@ -305,11 +306,11 @@ def _decode_error(body: Any, tag: int) -> t.ErrorData:
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     cls = type(value)
     if cls in TYPED_CLASSES:
-        out = _TAG_NOTIFICATION_BYTE + _encode_notification(value)
+        out = _TAG_NOTIFICATION_BYTE + _written(_encode_notification, check(value))
     elif cls is _ErrorData:
-        out = _TAG_ERROR_BYTE + _encode(value)
+        out = _TAG_ERROR_BYTE + _written(_encode, check(value))
     elif cls is _Custom:
-        out = _TAG_NOTIFICATION_BYTE + encode_custom(value)  # type: ignore[arg-type]
+        out = _TAG_NOTIFICATION_BYTE + _written(encode_custom, check(value))
     else:
         raise TypeError(
             f"a notification channel carries a ServerNotification or ErrorData, not {cls.__name__}"
@@ -322,9 +323,9 @@ def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
 def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
     cls = type(value)
     if cls is _Result:
-        out = _TAG_RESULT_BYTE + _encode(value)
+        out = _TAG_RESULT_BYTE + _written(_encode, check(value))
     elif cls is _ErrorData:
-        out = _TAG_ERROR_BYTE + _encode(value)
+        out = _TAG_ERROR_BYTE + _written(_encode, check(value))
     else:
         raise TypeError(
             f"a read-resource channel carries a ReadResourceResult or ErrorData, not {cls.__name__}"
@@ -332,3 +333,12 @@ def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
     if exponent_candidate(out):
         return fix_exponents(out)
     return out
+
+
+def _written(encode: Any, value: Any) -> bytes:
+    """``encode(value)`` for a value :func:`._checks.check` passed: msgspec can still
+    refuse a ``str`` that is not UTF-8, said here with its path."""
+    try:
+        return encode(value)  # type: ignore[no-any-return]
+    except UnicodeEncodeError:
+        raise unicode_error(value) from None

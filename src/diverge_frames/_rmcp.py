@@ -134,27 +134,20 @@ def _custom(method: str, params: dict[str, Any] | None, tag: int) -> CustomNotif
 
 def encode_custom(value: CustomNotification) -> bytes:
     """Write a ``CustomNotification`` as rmcp does: ``{"method":..,"params":..}`` with
-    ``"params":null`` when ``None``, ``_meta`` first, then the other members sorted."""
-    method = value.method
-    if type(method) is not str:
-        raise TypeError(f"CustomNotification.method must be str, not {type(method).__name__}")
+    ``"params":null`` when ``None``, ``_meta`` first, then the other members sorted.
+    ``value`` has passed :func:`diverge_frames._checks.check` (a ``str`` method, params
+    a dict or None, their ``_meta`` a dict or None)."""
     params = value.params
     if type(params) is dict and "_meta" not in params:
         # Without ``_meta`` rmcp's order is plain sorted order: the encoder's own.
         return encoder.encode(value)
-    head = b'{"method":' + encoder.encode(method)
+    head = b'{"method":' + encoder.encode(value.method)
     if params is None:
         return head + b',"params":null}'
-    if not isinstance(params, dict):
-        raise TypeError(
-            f"CustomNotification.params must be a dict or None, not {type(params).__name__}"
-        )
     meta = params.get("_meta")
     if meta is None:
         rest = encoder.encode({k: v for k, v in params.items() if k != "_meta"})
         return head + b',"params":' + rest + b"}"
-    if not isinstance(meta, dict):
-        raise TypeError(f"params['_meta'] must be a dict or None, not {type(meta).__name__}")
     rest = encoder.encode({k: v for k, v in params.items() if k != "_meta"})
     body = b'{"_meta":' + encoder.encode(meta) + (b"}" if rest == b"{}" else b"," + rest[1:])
     return head + b',"params":' + body + b"}"

@@ -1,4 +1,6 @@
-"""asyncio on top of :mod:`diverge_frames.channel`: channels as async iterators.
+"""Async on top of :mod:`diverge_frames.channel`: channels as async iterators, under
+asyncio, trio, or anyio on either of its backends (nothing here uses an event loop's
+API: only async iteration and the source's ``aclose()``).
 
 A *source* is any async iterable of channel response payloads (``bytes``,
 ``bytearray`` or ``memoryview``), one item per channel response. Its clean end
@@ -25,8 +27,10 @@ re-raised as it is. The idiom::
 Both wait for the finish after the last response, so that a response the rules
 forbid (one after the error, a second read-resource result) raises
 :class:`~diverge_frames.errors.SequenceError` instead of passing unseen; the protocol
-has the server close the connection as soon as it has no more to send. Wrap the call
-in ``asyncio.wait_for`` / ``asyncio.timeout`` to bound a peer that does not.
+has the server close the connection as soon as it has no more to send. Bound a peer
+that does not with the event loop's timeout (``asyncio.timeout``,
+``trio.move_on_after``, ``anyio.fail_after``): cancellation stops the wait for the next
+response and closes the source.
 
 Both take each payload with the channel's ``receive_value`` (no event is built).
 

@@ -12,8 +12,11 @@ empty payload. For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._impl import frames as _frames
 from ._wire import Payload
+from .types import ErrorData, ServerNotification
 
 __all__ = [
     "Request",
@@ -31,7 +34,7 @@ TAG_NOTIFICATION = 0
 TAG_ERROR = 1
 
 
-decode = _frames.decode_notification
+decode: Callable[[Payload], ServerNotification | ErrorData] = _frames.decode_notification
 decode.__doc__ = """Decode one notification-channel payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
@@ -49,12 +52,20 @@ decode.__doc__ = """Decode one notification-channel payload.
     """
 
 
-encode = _frames.encode_notification
+encode: Callable[[ServerNotification | ErrorData], bytes] = _frames.encode_notification
 encode.__doc__ = """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
 
-    The JSON is what rmcp 3.1 writes for the same value: compact, free-form objects
-    with their keys sorted, ``None`` optionals left out.
-    Raises ``TypeError`` for any other value, or a member msgspec cannot write.
+    The JSON is what rmcp 3.1 writes for the same value: compact, params with
+    ``_meta`` first and their members sorted, free-form objects with their keys
+    sorted, ``None`` optionals left out, ``f64`` members as floats (``1`` -> ``1.0``).
+    Every member is checked first against rmcp's types and ranges; the value itself is
+    never changed.
+
+    Raises ``TypeError`` for a value of another class, or a member of the wrong type
+    (``None`` where one is required too); ``ValueError`` for a member rmcp cannot hold
+    as it is (an integer out of its range, a string outside an enum, NaN or an
+    infinity, a ``str`` that is not UTF-8, nesting deeper than serde_json reads). The
+    message starts with the member's path: ``$.params.level: ...``.
     """
 
 

@@ -11,7 +11,11 @@ For the sequence rules see :mod:`diverge_frames.channel`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._impl import frames as _frames
+from ._wire import Payload
+from .types import ErrorData, ReadResourceResult
 
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
@@ -21,7 +25,7 @@ TAG_RESULT = 0
 TAG_ERROR = 1
 
 
-decode = _frames.decode_read_resource
+decode: Callable[[Payload], ReadResourceResult | ErrorData] = _frames.decode_read_resource
 decode.__doc__ = """Decode one read-resource payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
@@ -38,9 +42,18 @@ decode.__doc__ = """Decode one read-resource payload.
     """
 
 
-encode = _frames.encode_read_resource
+encode: Callable[[ReadResourceResult | ErrorData], bytes] = _frames.encode_read_resource
 encode.__doc__ = """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
 
-    The JSON is what rmcp 3.1 writes for the same value. Raises ``TypeError`` for any
-    other value, or a member msgspec cannot write.
+    The JSON is what rmcp 3.1 writes for the same value: members in rmcp's order,
+    free-form objects with their keys sorted, ``None`` optionals left out. Every member
+    is checked first against rmcp's types and ranges; the value itself is never
+    changed.
+
+    Raises ``TypeError`` for a value of another class, or a member of the wrong type
+    (``None`` where one is required too, a ``contents`` item that is not text or
+    blob); ``ValueError`` for a member rmcp cannot hold as it is (a negative
+    ``ttl_ms``, a ``cache_scope`` outside ``public`` / ``private``, an ``ErrorData``
+    code outside ``i32``, ...). The message starts with the member's path:
+    ``$.contents[0].text: ...``.
     """

@@ -15,9 +15,10 @@ Conventions, all taken from rmcp:
   plain ``dict`` / ``list`` / ``str`` / ``int`` / ``float`` / ``bool`` / ``None``.
 * Integers bounded in rmcp (``i32``, ``i64``, ``u64``) carry the same bounds here.
 
-A notification class has no ``method`` field: its method is its msgspec tag and is
-available as the read-only ``method`` property. :class:`CustomNotification` carries
-its ``method`` as an ordinary field.
+A notification class has no ``method`` field: its method is its msgspec tag, and is
+also the class attribute ``method`` (a ``ClassVar`` typed as its ``Literal``, so that
+``n.method == "notifications/progress"`` narrows a ``ServerNotification`` for a type
+checker). :class:`CustomNotification` carries its ``method`` as an ordinary field.
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ __all__ = [
     "ResourceContents",
     "ReadResourceResult",
     "ErrorData",
+    # the MCP Python SDK's names (mcp.types) for the same classes
+    "CancelledNotificationParams",
+    "ProgressNotificationParams",
+    "LoggingMessageNotificationParams",
+    "ResourceUpdatedNotificationParams",
+    "ElicitCompleteNotification",
+    "ElicitCompleteNotificationParams",
 ]
 
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
@@ -103,12 +111,14 @@ class _Wire(Struct, omit_defaults=True, rename="camel", kw_only=True):
 
 
 class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, tag_field="method"):
-    """A typed MCP server notification; its ``method`` is its tag."""
+    """A typed MCP server notification; its ``method`` is its tag.
 
-    @property
-    def method(self) -> str:
-        """The JSON-RPC ``method`` this notification is sent with."""
-        return self.__struct_config__.tag  # type: ignore[return-value]
+    Each class declares ``method`` again as a ``ClassVar`` of its own ``Literal`` type,
+    equal to its tag (held equal at import, below the classes): msgspec forbids a field
+    named like the tag field, and a class attribute leaves the bytes alone."""
+
+    #: The JSON-RPC ``method`` this notification is sent with (its msgspec tag).
+    method: ClassVar[str]
 
 
 class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
@@ -152,13 +162,25 @@ class _ListChanged(_Notification):
 class ResourceListChangedNotification(_ListChanged, tag="notifications/resources/list_changed"):
     """MCP ``ResourceListChangedNotification``; rmcp ``ResourceListChangedNotification``."""
 
+    method: ClassVar[Literal["notifications/resources/list_changed"]] = (
+        "notifications/resources/list_changed"
+    )
+
 
 class ToolListChangedNotification(_ListChanged, tag="notifications/tools/list_changed"):
     """MCP ``ToolListChangedNotification``; rmcp ``ToolListChangedNotification``."""
 
+    method: ClassVar[Literal["notifications/tools/list_changed"]] = (
+        "notifications/tools/list_changed"
+    )
+
 
 class PromptListChangedNotification(_ListChanged, tag="notifications/prompts/list_changed"):
     """MCP ``PromptListChangedNotification``; rmcp ``PromptListChangedNotification``."""
+
+    method: ClassVar[Literal["notifications/prompts/list_changed"]] = (
+        "notifications/prompts/list_changed"
+    )
 
 
 # -------------------------------------------------------------------------- cancelled
@@ -180,6 +202,8 @@ class CancelledNotification(_Notification, kw_only=True, tag="notifications/canc
 
     ``params`` absent or ``null`` decodes as empty params and is written as ``{}``.
     """
+
+    method: ClassVar[Literal["notifications/cancelled"]] = "notifications/cancelled"
 
     params: CancelledNotificationParam | None = None
 
@@ -208,6 +232,8 @@ class ProgressNotificationParam(_Wire, kw_only=True):
 class ProgressNotification(_Notification, kw_only=True, tag="notifications/progress"):
     """MCP ``ProgressNotification``; rmcp ``ProgressNotification``."""
 
+    method: ClassVar[Literal["notifications/progress"]] = "notifications/progress"
+
     params: ProgressNotificationParam
 
 
@@ -229,6 +255,8 @@ class LoggingMessageNotificationParam(_Wire, kw_only=True):
 class LoggingMessageNotification(_Notification, kw_only=True, tag="notifications/message"):
     """MCP ``LoggingMessageNotification``; rmcp ``LoggingMessageNotification``."""
 
+    method: ClassVar[Literal["notifications/message"]] = "notifications/message"
+
     params: LoggingMessageNotificationParam
 
 
@@ -246,6 +274,8 @@ class ResourceUpdatedNotification(
     _Notification, kw_only=True, tag="notifications/resources/updated"
 ):
     """MCP ``ResourceUpdatedNotification``; rmcp ``ResourceUpdatedNotification``."""
+
+    method: ClassVar[Literal["notifications/resources/updated"]] = "notifications/resources/updated"
 
     params: ResourceUpdatedNotificationParam
 
@@ -273,6 +303,10 @@ class SubscriptionsAcknowledgedNotification(
     _Notification, tag="notifications/subscriptions/acknowledged"
 ):
     """MCP ``SubscriptionsAcknowledgedNotification`` (spec 2026-07-28, SEP-2575)."""
+
+    method: ClassVar[Literal["notifications/subscriptions/acknowledged"]] = (
+        "notifications/subscriptions/acknowledged"
+    )
 
     params: SubscriptionsAcknowledgedNotificationParams
 
@@ -305,10 +339,11 @@ class TaskStatusNotificationParams(_Exact, kw_only=True):
 class TaskStatusNotification(_Notification, kw_only=True, tag="notifications/tasks/status"):
     """MCP ``TaskStatusNotification`` (spec 2025-11-25, ``notifications/tasks/status``).
 
-    rmcp 3.1 names its task notification ``notifications/tasks`` and types it as
-    :class:`TasksNotification`, a subclass of this one; each is written back with the
-    method it arrived with.
+    rmcp 3.1 names its task notification ``notifications/tasks``, with other params:
+    that is :class:`TasksNotification`, a class of its own (not a subclass of this one).
     """
+
+    method: ClassVar[Literal["notifications/tasks/status"]] = "notifications/tasks/status"
 
     params: TaskStatusNotificationParams
 
@@ -356,10 +391,17 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
                 setattr(self, name, None)
 
 
-class TasksNotification(TaskStatusNotification, kw_only=True, tag="notifications/tasks"):
-    """rmcp 3.1 ``TaskStatusNotification`` (``notifications/tasks``, SEP-2663)."""
+class TasksNotification(_Notification, kw_only=True, tag="notifications/tasks"):
+    """rmcp 3.1 ``TaskStatusNotification`` (``notifications/tasks``, SEP-2663).
 
-    params: DetailedTaskNotificationParams  # type: ignore[assignment]
+    Not a :class:`TaskStatusNotification` (the spec's ``notifications/tasks/status``):
+    its params are a :class:`DetailedTaskNotificationParams`. Match both with
+    ``isinstance(n, (TaskStatusNotification, TasksNotification))``.
+    """
+
+    method: ClassVar[Literal["notifications/tasks"]] = "notifications/tasks"
+
+    params: DetailedTaskNotificationParams
 
 
 # ------------------------------------------------------------------------ elicitation
@@ -375,6 +417,10 @@ class ElicitationCompleteNotification(
     _Notification, kw_only=True, tag="notifications/elicitation/complete"
 ):
     """MCP ``ElicitationCompleteNotification`` (spec 2025-11-25)."""
+
+    method: ClassVar[Literal["notifications/elicitation/complete"]] = (
+        "notifications/elicitation/complete"
+    )
 
     params: ElicitationCompleteNotificationParams
 
@@ -409,6 +455,10 @@ TYPED_NOTIFICATIONS: tuple[type, ...] = (
     TaskStatusNotification,
     ElicitationCompleteNotification,
 )
+
+for _cls in TYPED_NOTIFICATIONS:  # each class's ``method`` is its tag
+    if _cls.method != _cls.__struct_config__.tag:  # type: ignore[attr-defined]  # pragma: no cover
+        raise TypeError(f"{_cls.__name__}.method is not its msgspec tag")
 
 TypedNotification = (
     CancelledNotification
@@ -487,3 +537,15 @@ class ErrorData(_Wire, kw_only=False):
     code: I32
     message: str
     data: Any = None
+
+
+# ------------------------------------------------------------- the SDK's class names
+
+# ``mcp.types`` (the MCP Python SDK) names these classes after the schema: the same
+# classes under those names too (rmcp's names above stay).
+CancelledNotificationParams = CancelledNotificationParam
+ProgressNotificationParams = ProgressNotificationParam
+LoggingMessageNotificationParams = LoggingMessageNotificationParam
+ResourceUpdatedNotificationParams = ResourceUpdatedNotificationParam
+ElicitCompleteNotification = ElicitationCompleteNotification
+ElicitCompleteNotificationParams = ElicitationCompleteNotificationParams

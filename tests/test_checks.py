@@ -1,0 +1,259 @@
+"""Checked encode: every value either is written as rmcp writes it, or is refused with
+a TypeError/ValueError naming the member (both twins, the same answer).
+
+Decoded corpus values and values built from drawn arguments against rmcp itself (the
+live oracle): ``tests/interop/test_built_values.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import helpers
+import pytest
+from hypothesis import HealthCheck, given, settings
+from msgspec import UNSET
+from value_strategies import Code, Level, encoded, same_but_float_digits, top_values
+
+from diverge_frames import _plans
+from diverge_frames import types as t
+
+P = t.ProgressNotificationParam
+
+
+def progress(**kw: Any) -> t.ProgressNotification:
+    return t.ProgressNotification(params=P(**{"progress": 1.0, "progress_token": 1, **kw}))
+
+
+def log(**kw: Any) -> t.LoggingMessageNotification:
+    params = t.LoggingMessageNotificationParam(**{"level": "info", "data": 1, **kw})
+    return t.LoggingMessageNotification(params=params)
+
+
+def task(**kw: Any) -> t.TasksNotification:
+    params = t.DetailedTaskNotificationParams(
+        **{"task_id": "t", "status": "working", "created_at": "c", "last_updated_at": "u", **kw}
+    )
+    return t.TasksNotification(params=params)
+
+
+def result(**kw: Any) -> t.ReadResourceResult:
+    return t.ReadResourceResult(**{"contents": [], **kw})
+
+
+def _encode(frames: Any, value: Any) -> bytes:
+    channel = "read-resource" if isinstance(value, t.ReadResourceResult) else "notifications"
+    return helpers.encoder(frames, channel)(value)
+
+
+# ------------------------------------------------------------------ refused values
+
+REFUSED = [
+    # (value, error type, message start)
+    (progress(progress=math.nan), ValueError, "$.params.progress: nan"),
+    (progress(total=math.inf), ValueError, "$.params.total: inf"),
+    (progress(progress=True), TypeError, "$.params.progress: expected float, got bool"),
+    (progress(progress="1"), TypeError, "$.params.progress: expected float, got str"),
+    (progress(progress=10**400), ValueError, "$.params.progress: "),
+    (progress(progress_token=2**63), ValueError, "$.params.progressToken: 9223372036854775808"),
+    (progress(progress_token=1.5), TypeError, "$.params.progressToken: expected int or str"),
+    (progress(progress_token=None), TypeError, "$.params.progressToken: expected int or str"),
+    (log(level="loud"), ValueError, "$.params.level: 'loud' is not one of"),
+    (log(level=Level.LOUD), ValueError, "$.params.level: 'loud' is not one of"),
+    (log(level="INFO"), ValueError, "$.params.level: 'INFO'"),
+    (log(data={1: 2}), TypeError, "$.params.data: a key of type int"),
+    (log(data=2**64), ValueError, "$.params.data: 18446744073709551616 is out of the range"),
+    (log(data=-(2**63) - 1), ValueError, "$.params.data: -9223372036854775809"),
+    (log(data={"a": [math.nan]}), ValueError, "$.params.data.a[0]: nan"),
+    (log(data={"a": {1, 2}}), TypeError, "$.params.data.a: set is not a JSON value"),
+    (log(data=b"x"), TypeError, "$.params.data: bytes is not a JSON value"),
+    (log(data=["ok", "\ud800"]), ValueError, "$.params.data[1]: surrogates not allowed"),
+    (log(logger=5), TypeError, "$.params.logger: expected str, got int"),
+    (log(meta=[]), TypeError, "$.params._meta: expected a dict with str keys, got list"),
+    (log(meta={"a": math.inf}), ValueError, "$.params._meta.a: inf"),
+    (
+        t.CancelledNotification(params=t.CancelledNotificationParam(request_id=2**63)),
+        ValueError,
+        "$.params.requestId: 9223372036854775808 is out of range",
+    ),
+    (
+        t.ResourceUpdatedNotification(params=t.ResourceUpdatedNotificationParam(uri=None)),  # type: ignore[arg-type]
+        TypeError,
+        "$.params.uri: expected str, got None",
+    ),
+    (
+        t.SubscriptionsAcknowledgedNotification(
+            params=t.SubscriptionsAcknowledgedNotificationParams(
+                notifications=t.SubscriptionFilter(tools_list_changed=1)  # type: ignore[arg-type]
+            )
+        ),
+        TypeError,
+        "$.params.notifications.toolsListChanged: expected bool, got int",
+    ),
+    (task(ttl_ms=-5), ValueError, "$.params.ttlMs: -5 is out of range"),
+    (task(status="bogus"), ValueError, "$.params.status: 'bogus' is not one of"),
+    (t.ErrorData(2**40, "m"), ValueError, "$.code: 1099511627776 is out of range"),
+    (t.ErrorData("x", 5), TypeError, "$.code: expected int, got str"),  # type: ignore[arg-type]
+    (t.ErrorData(1, None), TypeError, "$.message: expected str, got None"),  # type: ignore[arg-type]
+    (result(ttl_ms=-5), ValueError, "$.ttlMs: -5 is out of range (0 to"),
+    (result(ttl_ms=2**63), ValueError, "$.ttlMs: 9223372036854775808"),
+    (result(cache_scope="bogus"), ValueError, "$.cacheScope: 'bogus' is not one of"),
+    (result(contents="abc"), TypeError, "$.contents: expected a list of"),
+    (result(result_type=5), TypeError, "$.resultType: expected str, got int"),
+    (
+        result(contents=[t.TextResourceContents(uri="u", text=None)]),  # type: ignore[arg-type]
+        TypeError,
+        "$.contents[0].text: expected str, got None",
+    ),
+    (
+        result(contents=[{"uri": "u", "text": "t"}]),
+        TypeError,
+        "$.contents[0]: expected TextResourceContents or BlobResourceContents, got dict",
+    ),
+    (t.CustomNotification(5, None), TypeError, "$.method: expected str, got int"),  # type: ignore[arg-type]
+    (t.CustomNotification("x/y", []), TypeError, "$.params: expected a dict"),  # type: ignore[arg-type]
+    (t.CustomNotification("x/y", {"_meta": 5}), TypeError, "$.params._meta: expected a dict"),
+    (t.CustomNotification("x/y", {"a": math.nan}), ValueError, "$.params.a: nan"),
+]
+
+
+@pytest.mark.parametrize(("value", "error", "start"), REFUSED)
+def test_refused_with_the_member_path(frames: Any, value: Any, error: type, start: str) -> None:
+    with pytest.raises(error) as info:
+        _encode(frames, value)
+    assert str(info.value).startswith(start), str(info.value)
+
+
+def test_too_deep_a_free_form_value_is_refused(frames: Any) -> None:
+    """serde_json reads at most MAX_DEPTH levels: the frame is 2 (top, params) + data's."""
+    from diverge_frames._serde_json import MAX_DEPTH
+
+    def nested(levels: int) -> Any:
+        value: Any = []
+        for _ in range(levels - 1):
+            value = [value]
+        return value
+
+    fits = _encode(frames, log(data=nested(MAX_DEPTH - 2)))
+    assert fits.count(b"[") == MAX_DEPTH - 2
+    with pytest.raises(ValueError, match=r"^\$\.params\.data(\[0\])*: nested 128 levels deep"):
+        _encode(frames, log(data=nested(MAX_DEPTH - 1)))
+
+
+def test_a_task_without_the_payload_its_status_requires(frames: Any) -> None:
+    value = task()
+    value.params.status = "input_required"
+    with pytest.raises(ValueError, match=r"^\$\.params\.inputRequests: missing"):
+        _encode(frames, value)
+
+
+def test_a_member_never_set_is_missing(frames: Any) -> None:
+    value = t.ErrorData(1, "m")
+    del value.message
+    with pytest.raises(ValueError, match=r"^\$\.message: missing"):
+        _encode(frames, value)
+
+
+# ------------------------------------------------------------------ canonical values
+
+CANONICAL = [
+    # (value, the bytes rmcp writes for it)
+    (
+        progress(progress=1, total=4),
+        b'\x00{"method":"notifications/progress","params":{"progress":1.0,"progressToken":1,"total":4.0}}',
+    ),
+    (
+        progress(progress=2**64),
+        b'\x00{"method":"notifications/progress","params":{"progress":1.8446744073709552e+19,"progressToken":1}}',
+    ),
+    (
+        log(data=None),
+        b'\x00{"method":"notifications/message","params":{"data":null,"level":"info"}}',
+    ),
+    (
+        log(data=(1, 2)),
+        b'\x00{"method":"notifications/message","params":{"data":[1,2],"level":"info"}}',
+    ),
+    (
+        log(level=Level.INFO),
+        b'\x00{"method":"notifications/message","params":{"data":1,"level":"info"}}',
+    ),
+    (t.ErrorData(Code.NOT_FOUND, "m"), b'\x01{"code":-32002,"message":"m"}'),
+    (
+        t.CustomNotification("x/y", {"a": 1, "_meta": None}),
+        b'\x00{"method":"x/y","params":{"a":1}}',
+    ),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), CANONICAL)
+def test_written_as_rmcp_writes_it(frames: Any, value: Any, expected: bytes) -> None:
+    assert _encode(frames, value) == expected
+
+
+def test_changed_values_are_written_in_their_canonical_form(frames: Any) -> None:
+    """What a constructor makes canonical is made so again when a value was changed
+    after it was built; the value itself is left as it is."""
+    cancelled = t.CancelledNotification()
+    cancelled.params = None
+    assert _encode(frames, cancelled) == b'\x00{"method":"notifications/cancelled","params":{}}'
+    assert cancelled.params is None
+    listed = t.ToolListChangedNotification()
+    listed.params = t.NotificationParams()
+    assert _encode(frames, listed) == b'\x00{"method":"notifications/tools/list_changed"}'
+    done = task(status="completed", result={"a": 1})
+    done.params.status = "working"
+    assert b'"result"' not in _encode(frames, done)
+    assert done.params.result == {"a": 1}
+    unlimited = task()
+    unlimited.params.ttl_ms = UNSET
+    assert _encode(frames, unlimited).endswith(b'"ttlMs":null}}')
+    status = t.TaskStatusNotification(
+        params=t.TaskStatusNotificationParams(
+            created_at="c", last_updated_at="u", status="working", task_id="t", ttl=None
+        )
+    )
+    status.params.meta = None
+    assert b"_meta" not in _encode(frames, status)
+    floats = progress(progress=1)
+    _encode(frames, floats)
+    assert type(floats.params.progress) is int
+
+
+@pytest.mark.c_extension
+def test_the_c_walk_uses_the_plans_constants() -> None:
+    constants = helpers.compiled().CHECK_CONSTANTS
+    assert constants == {name: getattr(_plans, name) for name in constants}
+    assert set(constants) == {n for n in _plans.__all__ if n.startswith(("KIND_", "FLAG_"))}
+
+
+def _available() -> tuple[Any, ...]:
+    """Both twins, or the pure one alone where the compiled one is not in use."""
+    if helpers.NO_EXTENSIONS or (helpers._frames_c is None and not helpers.REQUIRE_EXTENSIONS):
+        return (helpers._frames_py,)
+    return helpers.both()
+
+
+@given(top_values(good=False))
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+def test_built_values_are_written_back_or_refused(drawn: tuple[Any, str]) -> None:
+    """Any value built from drawn arguments: both twins refuse it alike (a TypeError or
+    ValueError whose message starts with the member's path) or write the same bytes,
+    which decode to a value of the same class (a custom notification excepted: rmcp may
+    read one as typed) that is written back as the same bytes (but for a float that
+    serde_json reads as a neighbouring double: ``same_but_float_digits``)."""
+    value, channel = drawn
+    twins = _available()
+    outcomes = [encoded(helpers.encoder(frames, channel), value) for frames in twins]
+    assert all(o == outcomes[0] for o in outcomes), outcomes
+    written = outcomes[0]
+    if isinstance(written, tuple):
+        assert written[1].startswith("$"), written
+        return
+    for frames in twins:
+        back = helpers.decoder(frames, channel)(written)
+        if type(value) is not t.CustomNotification:
+            assert type(back) is type(value)
+        again = helpers.encoder(frames, channel)(back)
+        assert again == written or same_but_float_digits(again, written), (again, written)
