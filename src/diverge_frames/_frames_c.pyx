@@ -36,7 +36,7 @@ import msgspec
 
 from . import _wire as w
 from . import types as t
-from ._rmcp import decode_custom, decode_exact, encode_custom
+from ._rmcp import MODEL_MEMBER_NAMES, decode_custom, decode_exact, encode_custom
 from ._serde_json import fix_exponents
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
@@ -121,9 +121,10 @@ cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
 cdef enum:
     # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
-    # _rmcp.STRUCT_DEPTH, _serde_json.MAX_DEPTH, MAX_PLAIN_DECIMAL_DIGITS and
-    # MAX_PLAIN_INTEGER_DIGITS.
+    # _rmcp.STRUCT_DEPTH, MODEL_MEMBER_DEPTH, _serde_json.MAX_DEPTH,
+    # MAX_PLAIN_DECIMAL_DIGITS and MAX_PLAIN_INTEGER_DIGITS.
     _STRUCT_DEPTH = 3
+    _MODEL_MEMBER_DEPTH = 2
     _MAX_DEPTH = 127
     _MAX_PLAIN_DECIMAL_DIGITS = 15
     _MAX_PLAIN_INTEGER_DIGITS = 18
@@ -131,10 +132,13 @@ cdef enum:
     _KEYS = 16
     # Room for the typed methods of the unknown-method shortcut.
     _MAX_TYPED = 32
+    # Room for the names of _rmcp.MODEL_MEMBER_NAMES.
+    _MAX_MODEL_MEMBERS = 4
 
 #: The limits above, for the test that holds them equal to the rules'.
 LIMITS = {
     "STRUCT_DEPTH": _STRUCT_DEPTH,
+    "MODEL_MEMBER_DEPTH": _MODEL_MEMBER_DEPTH,
     "MAX_DEPTH": _MAX_DEPTH,
     "MAX_PLAIN_DECIMAL_DIGITS": _MAX_PLAIN_DECIMAL_DIGITS,
     "MAX_PLAIN_INTEGER_DIGITS": _MAX_PLAIN_INTEGER_DIGITS,
@@ -150,6 +154,17 @@ if _N_METHODS > _MAX_TYPED:
 for _i, _m in enumerate(_METHODS):
     _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
     _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
+
+# The params members only the rmcp model reads, as C strings, for the pre-check.
+cdef list _MODEL_NAMES = sorted(n.encode() for n in MODEL_MEMBER_NAMES)
+cdef Py_ssize_t _N_MODEL = len(_MODEL_NAMES)
+cdef const char *_MODEL_PTR[_MAX_MODEL_MEMBERS]
+cdef Py_ssize_t _MODEL_LEN[_MAX_MODEL_MEMBERS]
+if _N_MODEL > _MAX_MODEL_MEMBERS:
+    raise ImportError(f"{_N_MODEL} model members: _MAX_MODEL_MEMBERS is too small")
+for _i, _m in enumerate(_MODEL_NAMES):
+    _MODEL_PTR[_i] = PyBytes_AS_STRING(_m)
+    _MODEL_LEN[_i] = PyBytes_GET_SIZE(_m)
 
 
 cdef class _Split:
@@ -208,8 +223,9 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
     """True when the body may decode differently with msgspec than with serde_json, so
     that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what
     it skips), a key repeated in an object nested ``_STRUCT_DEPTH`` levels or less (or a
-    key with an escape there, or more than ``_KEYS`` keys), ``_MAX_DEPTH + 1`` levels of
-    nesting, or a number that is not plain (an exponent, more digits than the plain
+    key with an escape there, or more than ``_KEYS`` keys), a key of
+    ``_rmcp.MODEL_MEMBER_NAMES`` at depth ``_MODEL_MEMBER_DEPTH``, ``_MAX_DEPTH + 1``
+    levels of nesting, or a number that is not plain (an exponent, more digits than the plain
     limits, ``-0``). The same contract as ``_frames_py._needs_exact``. With SSE2, in one pass:
     strings are skipped 16 bytes a step (``_string_end``) and only one holding a byte
     >= 0x80 is checked for UTF-8 (such a byte outside a string is unusual too); without,
@@ -244,6 +260,10 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
                 if key_flags & _ESCAPED:
                     return True
                 m = <int>(key_end - key)
+                if depth == _MODEL_MEMBER_DEPTH:
+                    for j in range(_N_MODEL):
+                        if _MODEL_LEN[j] == m and memcmp(_MODEL_PTR[j], p + key, m) == 0:
+                            return True
                 for j in range(keys[depth]):
                     if key_len[depth][j] == m and memcmp(p + key_at[depth][j], p + key, m) == 0:
                         return True

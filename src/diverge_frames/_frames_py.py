@@ -21,7 +21,15 @@ from typing import Any
 import msgspec
 
 from . import types as t
-from ._rmcp import STRUCT_DEPTH, decode_custom, decode_exact, encode_custom, read_resource_result
+from ._rmcp import (
+    MODEL_MEMBER_DEPTH,
+    MODEL_MEMBER_NAMES,
+    STRUCT_DEPTH,
+    decode_custom,
+    decode_exact,
+    encode_custom,
+    read_resource_result,
+)
 from ._serde_json import (
     MAX_DEPTH,
     MAX_PLAIN_DECIMAL_DIGITS,
@@ -103,8 +111,9 @@ _LONG_BLOB_CHARS = 4096
 def _needs_exact(body: Any) -> bool:
     """True when ``body`` may decode differently with msgspec than with serde_json, so
     that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what it
-    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less,
-    ``MAX_DEPTH + 1`` levels of nesting, or a number that is not plain (an exponent,
+    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less, a key
+    of ``MODEL_MEMBER_NAMES`` at depth ``MODEL_MEMBER_DEPTH``, ``MAX_DEPTH + 1`` levels
+    of nesting, or a number that is not plain (an exponent,
     more digits than ``MAX_PLAIN_DECIMAL_DIGITS`` / ``MAX_PLAIN_INTEGER_DIGITS``, a
     sign counted; ``-0``). False for a body that is not JSON: msgspec rejects it.
 
@@ -191,9 +200,13 @@ def _too_deep(tree: Any) -> bool:
 
 
 def _has_duplicate(node: Any, depth: int) -> bool:
-    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH`` (tuples of pairs)."""
+    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH``, or a key of
+    ``MODEL_MEMBER_NAMES`` in one at ``MODEL_MEMBER_DEPTH`` (tuples of pairs)."""
     if type(node) is tuple:
-        if len(node) != len(dict(node)):
+        keys = dict(node)
+        if len(node) != len(keys):
+            return True
+        if depth == MODEL_MEMBER_DEPTH and not MODEL_MEMBER_NAMES.isdisjoint(keys):
             return True
         children: Any = (value for _, value in node)
     elif type(node) is list:
