@@ -38,6 +38,7 @@ from . import _wire as w
 from . import types as t
 from ._rmcp import MODEL_MEMBER_NAMES, decode_custom, decode_exact, encode_custom
 from ._serde_json import fix_exponents
+from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":
@@ -119,6 +120,9 @@ cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
+#: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
+cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
+cdef tuple _READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 cdef enum:
     # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
     # _rmcp.STRUCT_DEPTH, MODEL_MEMBER_DEPTH, _serde_json.MAX_DEPTH,
@@ -308,6 +312,23 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
 
 
 def decode_notification(payload):
+    try:
+        return _decode_notification(payload)
+    except RecursionError:
+        pass  # the caller's stack, not the body (checked before msgspec sees it)
+    return _fresh(decode_notification, payload, _NOTIFICATION_TYPES)
+
+
+cdef object _fresh(object decode, object payload, tuple expected):
+    """The decode once more on a fresh stack (``_stack``'s rule): its value, or its error
+    raised here."""
+    ok, value = run_fresh(decode, payload, expected)
+    if ok:
+        return value
+    raise value
+
+
+cdef object _decode_notification(object payload):
     cdef int tag
     cdef _Split s = None
     cdef const unsigned char *p
@@ -332,7 +353,7 @@ def decode_notification(payload):
             return _notification_decoder(body)
         except _ValidationError:
             return decode_custom(body, tag)
-        except (_DecodeError, RecursionError) as exc:
+        except _DecodeError as exc:
             return decode_exact(body, tag, "ServerNotification", exc)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
@@ -363,7 +384,7 @@ cdef object _decode_custom(object body, int tag):
     ``_meta``); it handles the rest, errors included."""
     try:
         value = _custom_decoder(body)
-    except (_DecodeError, RecursionError):
+    except _DecodeError:
         return decode_custom(body, tag)
     params = value.params
     if params is not None and "_meta" in params:
@@ -372,6 +393,14 @@ cdef object _decode_custom(object body, int tag):
 
 
 def decode_read_resource(payload):
+    try:
+        return _decode_read_resource(payload)
+    except RecursionError:
+        pass
+    return _fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
+
+
+cdef object _decode_read_resource(object payload):
     cdef int tag, top_keys = 0
     cdef _Split s = None
     cdef const unsigned char *p
@@ -406,7 +435,7 @@ def decode_read_resource(payload):
                 return _public_result(value, value.contents)
         try:
             wire = _result_decoder(body)
-        except (_DecodeError, RecursionError) as exc:
+        except _DecodeError as exc:
             return decode_exact(body, tag, "ReadResourceResult", exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
@@ -419,7 +448,7 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder(body)
-    except (_DecodeError, RecursionError) as exc:
+    except _DecodeError as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

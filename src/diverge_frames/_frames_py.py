@@ -38,6 +38,7 @@ from ._serde_json import (
     exponent_candidate,
     fix_exponents,
 )
+from ._stack import on_fresh_stack, run_fresh
 from ._wire import (
     TYPED_CLASSES,
     Payload,
@@ -73,6 +74,9 @@ _encode_notification = notification_encoder.encode
 _DecodeError = msgspec.DecodeError
 _ValidationError = msgspec.ValidationError
 _Result = t.ReadResourceResult
+#: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
+_NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
+_READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 _Custom = t.CustomNotification
 _ErrorData = t.ErrorData
 
@@ -129,6 +133,8 @@ def _needs_exact(body: Any) -> bool:
         try:
             state.scan(str(body[:_PREFIX], "utf-8", "replace"), 0)
         except RecursionError:
+            if not on_fresh_stack():
+                raise  # the caller's stack may be at fault: decode again on a fresh one
             return True
         except (StopIteration, ValueError):
             pass
@@ -143,6 +149,8 @@ def _needs_exact(body: Any) -> bool:
     try:
         tree = state.scan(text, after_ws(text, 0))[0]
     except RecursionError:
+        if not on_fresh_stack():
+            raise
         return True
     except (StopIteration, ValueError):
         return False  # not JSON: msgspec rejects it, decode_exact confirms
@@ -270,7 +278,7 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                     return _decode_typed(body)
                 except _ValidationError:
                     return decode_custom(body, tag)
-                except (_DecodeError, RecursionError) as exc:
+                except _DecodeError as exc:
                     return decode_exact(body, tag, "ServerNotification", exc)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -281,6 +289,13 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
         raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+    except RecursionError:
+        pass  # the caller's stack, not the body: once more on a fresh one (_stack)
+    ok, value = run_fresh(decode_notification, payload, _NOTIFICATION_TYPES)
+    if ok:
+        return value  # type: ignore[return-value]
+    payload = None  # type: ignore[assignment]
+    raise _bare(value)  # type: ignore[arg-type]
 
 
 def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
@@ -292,7 +307,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     return decode_exact(body, tag, "ReadResourceResult")
                 try:
                     wire = _decode_result(body)
-                except (_DecodeError, RecursionError) as exc:
+                except _DecodeError as exc:
                     return decode_exact(body, tag, "ReadResourceResult", exc)
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
@@ -304,6 +319,13 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
         raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+    except RecursionError:
+        pass  # the caller's stack, not the body: once more on a fresh one (_stack)
+    ok, value = run_fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
+    if ok:
+        return value  # type: ignore[return-value]
+    payload = None  # type: ignore[assignment]
+    raise _bare(value)  # type: ignore[arg-type]
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
@@ -311,7 +333,7 @@ def _decode_error(body: Any, tag: int) -> t.ErrorData:
         return decode_exact(body, tag, "ErrorData")
     try:
         return _decode_error_data(body)
-    except (_DecodeError, RecursionError) as exc:
+    except _DecodeError as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

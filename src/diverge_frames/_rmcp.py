@@ -39,6 +39,7 @@ from . import types as t
 from ._rmcp_model import ENUM_MEMBERS, MODEL_MEMBER_NAMES, MODEL_MEMBERS, enum_member
 from ._serde import Mismatch
 from ._serde_json import Obj, Reject, parse, plain
+from ._stack import on_fresh_stack
 from ._wire import (
     custom_decoder,
     encoder,
@@ -118,7 +119,7 @@ def decode_custom(body: Any, tag: int) -> t.ServerNotification:
     """
     try:
         value = custom_decoder.decode(body)
-    except (msgspec.DecodeError, RecursionError) as exc:
+    except msgspec.DecodeError as exc:
         return decode_exact(body, tag, "ServerNotification", exc)
     if value.method in RMCP_TYPED:
         return decode_exact(body, tag, "ServerNotification")
@@ -290,7 +291,7 @@ def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None =
         return value
     # Outside the except blocks: no exception keeps this frame (and its caller's
     # payload) alive through a reference cycle.
-    if exc is None or isinstance(exc, RecursionError):
+    if exc is None:
         exc = _msgspec_error(body, tag, expected) or failed
     if isinstance(exc, FrameBodyError):
         raise exc
@@ -322,7 +323,9 @@ def _msgspec_error(body: Any, tag: int, expected: str) -> BaseException | None:
     except msgspec.DecodeError as exc:
         return _detached(exc)
     except RecursionError:
-        return None  # where it trips depends on the stack: not a stable answer
+        if not on_fresh_stack():
+            raise  # the caller's stack may be at fault: the hot path decodes on a fresh one
+        return None  # nesting msgspec cannot follow: the exact reading's reason stands
     except FrameBodyError as exc:
         return _detached(exc)
     return None
