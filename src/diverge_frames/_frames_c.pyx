@@ -109,7 +109,7 @@ cdef object _encode_notification_into = w.notification_encoder.encode_into
 cdef object _scratch = bytearray(1024)
 cdef Py_ssize_t _SCRATCH_KEEP = 16384
 cdef frozenset _TYPED = w.TYPED_CLASSES
-cdef object _DecodeError = msgspec.DecodeError
+cdef tuple _DECODE_ERRORS = w.DECODE_ERRORS  # msgspec's errors, every version allowed
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Raw = msgspec.Raw
 cdef object _Text = t.TextResourceContents
@@ -353,7 +353,7 @@ cdef object _decode_notification(object payload):
             return _notification_decoder(body)
         except _ValidationError:
             return decode_custom(body, tag)
-        except _DecodeError as exc:
+        except _DECODE_ERRORS as exc:
             return decode_exact(body, tag, "ServerNotification", exc)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
@@ -384,7 +384,7 @@ cdef object _decode_custom(object body, int tag):
     ``_meta``); it handles the rest, errors included."""
     try:
         value = _custom_decoder(body)
-    except _DecodeError:
+    except _DECODE_ERRORS:
         return decode_custom(body, tag)
     params = value.params
     if params is not None and "_meta" in params:
@@ -435,7 +435,7 @@ cdef object _decode_read_resource(object payload):
                 return _public_result(value, value.contents)
         try:
             wire = _result_decoder(body)
-        except _DecodeError as exc:
+        except _DECODE_ERRORS as exc:
             return decode_exact(body, tag, "ReadResourceResult", exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
@@ -448,7 +448,7 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder(body)
-    except _DecodeError as exc:
+    except _DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

@@ -40,6 +40,7 @@ from ._serde_json import (
 )
 from ._stack import on_fresh_stack, run_fresh
 from ._wire import (
+    DECODE_ERRORS,
     TYPED_CLASSES,
     Payload,
     encoder,
@@ -71,7 +72,7 @@ _decode_result = result_decoder.decode
 _decode_error_data = error_decoder.decode
 _encode = encoder.encode
 _encode_notification = notification_encoder.encode
-_DecodeError = msgspec.DecodeError
+_DECODE_ERRORS = DECODE_ERRORS
 _ValidationError = msgspec.ValidationError
 _Result = t.ReadResourceResult
 #: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
@@ -278,7 +279,7 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                     return _decode_typed(body)
                 except _ValidationError:
                     return decode_custom(body, tag)
-                except _DecodeError as exc:
+                except _DECODE_ERRORS as exc:
                     return decode_exact(body, tag, "ServerNotification", exc)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -307,7 +308,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     return decode_exact(body, tag, "ReadResourceResult")
                 try:
                     wire = _decode_result(body)
-                except _DecodeError as exc:
+                except _DECODE_ERRORS as exc:
                     return decode_exact(body, tag, "ReadResourceResult", exc)
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
@@ -333,7 +334,7 @@ def _decode_error(body: Any, tag: int) -> t.ErrorData:
         return decode_exact(body, tag, "ErrorData")
     try:
         return _decode_error_data(body)
-    except _DecodeError as exc:
+    except _DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

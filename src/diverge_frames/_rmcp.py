@@ -41,6 +41,7 @@ from ._serde import Mismatch
 from ._serde_json import Obj, Reject, parse, plain
 from ._stack import on_fresh_stack
 from ._wire import (
+    DECODE_ERRORS,
     custom_decoder,
     encoder,
     error_decoder,
@@ -119,7 +120,7 @@ def decode_custom(body: Any, tag: int) -> t.ServerNotification:
     """
     try:
         value = custom_decoder.decode(body)
-    except msgspec.DecodeError as exc:
+    except DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ServerNotification", exc)
     if value.method in RMCP_TYPED:
         return decode_exact(body, tag, "ServerNotification")
@@ -247,6 +248,8 @@ def _duplicated(counts: dict[str, int], names: Any) -> list[str]:
 
 
 _ABSENT = object()
+#: What the exact reading's msgspec step raises for a body rmcp rejects.
+_FAILED: tuple[type[Exception], ...] = (*DECODE_ERRORS, FrameBodyError)
 #: Structs serde reads directly (not buffered as an untagged enum's content): members
 #: outside these are skipped unread.
 _SKIPPED = {"ReadResourceResult": RESULT_MEMBERS, "ErrorData": ERROR_MEMBERS}
@@ -285,7 +288,7 @@ def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None =
             value = _exact_error(tree, tag)
     except Reject as reject:
         reason, cause = str(reject), reject.cause
-    except (msgspec.DecodeError, FrameBodyError) as error:
+    except _FAILED as error:
         failed = _detached(error)
     else:
         return value
@@ -320,7 +323,7 @@ def _msgspec_error(body: Any, tag: int, expected: str) -> BaseException | None:
             read_resource_result(result_decoder.decode(body), tag)
         else:
             error_decoder.decode(body)
-    except msgspec.DecodeError as exc:
+    except DECODE_ERRORS as exc:
         return _detached(exc)
     except RecursionError:
         if not on_fresh_stack():
