@@ -34,6 +34,8 @@ DOC = ROOT / "docs" / "compatibility.md"
 BEGIN = "<!-- BEGIN compat table: python scripts/compat_table.py -->"
 END = "<!-- END compat table -->"
 WIDTH = 90  # characters of written JSON shown per cell
+#: A long cell holding one of these starts there (the member its row is about).
+FOCUS = ('"status":{', '"inputRequests":', '"mode":', '"temperature":')
 
 
 class Row(NamedTuple):
@@ -54,6 +56,19 @@ def _e(body: bytes) -> bytes:
 P = b'"method":"notifications/progress"'
 M = b'"method":"notifications/message"'
 DEEP = b"[" * 126 + b"]" * 126
+
+_TASK = (
+    b'{"method":"notifications/tasks","params":{"taskId":"t","status":"%s",'
+    b'"createdAt":"c","lastUpdatedAt":"u","inputRequests":{"r":%s}}}'
+)
+
+
+def _task(request: bytes, status: bytes = b"input_required") -> bytes:
+    return _n(_TASK % (status, request))
+
+
+_SAMPLE = b'"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":9'
+
 
 ROWS: list[Row] = [
     Row(
@@ -242,7 +257,79 @@ ROWS: list[Row] = [
         ),
         "serde's derived SubscriptionFilter reads a sequence of up to four fields",
     ),
+    Row(
+        'unit enum in serde\'s map form: level {"info": null}',
+        NOTIFICATIONS,
+        _n(b"{" + M + b',"params":{"level":{"info":null},"data":1}}'),
+        "serde reads a unit variant from a one-key map too; written as the string",
+    ),
+    Row(
+        'unit enum as {"info": {}} (a params member)',
+        NOTIFICATIONS,
+        _n(b"{" + M + b',"params":{"level":{"info":{}},"data":1}}'),
+        "params members are read from serde's owned Content, which takes {} for unit",
+    ),
+    Row(
+        "task status in serde's map form",
+        NOTIFICATIONS,
+        _n(
+            b'{"method":"notifications/tasks","params":{"taskId":"t","status":{"working":{}},'
+            b'"createdAt":"c","lastUpdatedAt":"u"}}'
+        ),
+        "as for every unit enum",
+    ),
+    Row(
+        "inputRequests: elicitation without mode (spec 2025-06-18)",
+        NOTIFICATIONS,
+        _task(
+            b'{"method":"elicitation/create","params":{"message":"m",'
+            b'"requestedSchema":{"type":"object","properties":{}}}}'
+        ),
+        "rmcp's LegacyForm: a form, written with mode",
+    ),
+    Row(
+        "inputRequests: roots/list with params {} and jsonrpc, id",
+        NOTIFICATIONS,
+        _task(b'{"jsonrpc":"2.0","id":1,"method":"roots/list","params":{}}'),
+        "RequestNoParam keeps only _meta; the envelope drops jsonrpc and id",
+    ),
+    Row(
+        "inputRequests: sampling temperature 0.7 (rmcp: f32)",
+        NOTIFICATIONS,
+        _task(b'{"method":"sampling/createMessage","params":{' + _SAMPLE + b',"temperature":0.7}}'),
+        "an f32, widened to f64 when written",
+    ),
+    Row(
+        "inputRequests: an entry rmcp cannot read",
+        NOTIFICATIONS,
+        _task(b'{"method":"ping"}'),
+        "the typed variant fails: CustomNotification, params kept",
+    ),
+    Row(
+        "inputRequests unreadable on a working task",
+        NOTIFICATIONS,
+        _task(b'{"method":"ping"}', b"working"),
+        "rmcp reads inputRequests whatever the status",
+    ),
     Row("negative ttlMs", READ_RESOURCE, _n(b'{"contents":[],"ttlMs":-5}'), "rmcp clamps it to 0"),
+    Row(
+        "cacheScope in serde's map form",
+        READ_RESOURCE,
+        _n(b'{"contents":[],"cacheScope":{"private":null}}'),
+        "a unit variant from a one-key map; written as the string",
+    ),
+    Row(
+        'cacheScope {"public": {}}',
+        READ_RESOURCE,
+        _n(b'{"contents":[],"cacheScope":{"public":{}}}'),
+        "read straight from serde_json, which takes only null for unit",
+    ),
+    Row(
+        "cacheScope map form in the array form",
+        READ_RESOURCE,
+        _n(b'[null,null,{"public":null},[],null]'),
+        "the same inside serde's sequence form",
+    ),
     Row(
         "resultType absent",
         READ_RESOURCE,
@@ -340,6 +427,10 @@ def _short(data: bytes) -> str:
         f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
         for c in text
     )
+    for mark in FOCUS:
+        at = text.find(mark)
+        if at > 0 and len(text) > WIDTH:
+            text = "..." + text[at:]
     text = text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
     return "`" + text.replace("|", "\\|").replace("`", "'") + "`"
 

@@ -4,13 +4,15 @@
     python scripts/gen_vectors.py            # rewrites tests/vectors/*.jsonl
     python scripts/gen_vectors.py --only mutations.jsonl   # one file, the others kept
 
-Four files, one JSON object per line (format: tests/vectors/README.md):
+Five files, one JSON object per line (format: tests/vectors/README.md):
 
 * ``corpus.jsonl``: every line of ``tests/data/corpus`` and every edge case file;
 * ``hostile.jsonl``: the hand-written hostile cases of ``tests/interop/rmcp_cases.py``;
 * ``generated.jsonl``: ``--generated`` (default 2000) cases from the hypothesis
   strategies of ``tests/interop/rmcp_cases.py``, seed ``--seed`` (default 20260728),
   duplicates dropped;
+* ``model.jsonl``: ``MODEL_VECTOR_CASES`` of ``tests/interop/rmcp_model_cases.py``
+  (every unit enum in every form at every position, the tags, ``inputRequests``);
 * ``mutations.jsonl``: about ``--mutations`` (default 400) mutants of the payloads above
   (``tests/interop/rmcp_mutations.py``), chosen among ``--mutation-pool`` (default 5000,
   seed ``--mutation-seed``, default 20260728) and one enum-map-form mutant of every
@@ -115,7 +117,7 @@ def mutation_vectors(
 
 
 #: The files written, in this order.
-FILES = ("corpus.jsonl", "hostile.jsonl", "generated.jsonl", "mutations.jsonl")
+FILES = ("corpus.jsonl", "hostile.jsonl", "generated.jsonl", "model.jsonl", "mutations.jsonl")
 #: Minimized disagreements kept per known class in ``mutations.jsonl``.
 KNOWN_PER_CLASS = 4
 
@@ -143,12 +145,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     from rmcp_cases import HOSTILE
+    from rmcp_model_cases import MODEL_VECTOR_CASES
 
     VECTORS.mkdir(parents=True, exist_ok=True)
     sets = {
         "corpus.jsonl": lambda: list(corpus_cases()),
         "hostile.jsonl": lambda: HOSTILE,
         "generated.jsonl": lambda: generated_cases(args.generated, args.seed),
+        "model.jsonl": lambda: MODEL_VECTOR_CASES,
     }
     for name, make in sets.items():
         if name in only:

@@ -25,6 +25,7 @@ def test_compiled_limits_equal_the_rules(frames) -> None:
         pytest.skip("the pure twin reads the rules' constants directly")
     assert frames.LIMITS == {
         "STRUCT_DEPTH": _rmcp.STRUCT_DEPTH,
+        "MODEL_MEMBER_DEPTH": _rmcp.MODEL_MEMBER_DEPTH,
         "MAX_DEPTH": _serde_json.MAX_DEPTH,
         "MAX_PLAIN_DECIMAL_DIGITS": _serde_json.MAX_PLAIN_DECIMAL_DIGITS,
         "MAX_PLAIN_INTEGER_DIGITS": _serde_json.MAX_PLAIN_INTEGER_DIGITS,

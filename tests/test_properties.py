@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from json_shapes import has_duplicate_keys, plain_json
 from msgspec import UNSET
+from request_values import INPUT_REQUESTS
 
 from diverge_frames import FrameError, _frames_py
 from diverge_frames import types as t
@@ -94,7 +95,8 @@ def detailed_task(draw: Callable[..., Any]) -> t.DetailedTaskNotificationParams:
     present, the others absent (decode drops them)."""
     status = draw(STATUS)
     payload = {"input_required": "input_requests", "completed": "result", "failed": "error"}
-    extra = {payload[status]: draw(JSON_OBJECT)} if status in payload else {}
+    member = INPUT_REQUESTS if status == "input_required" else JSON_OBJECT
+    extra = {payload[status]: draw(member)} if status in payload else {}
     return t.DetailedTaskNotificationParams(
         meta=draw(META),
         task_id=draw(TEXT),

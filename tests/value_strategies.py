@@ -14,6 +14,7 @@ import enum
 import math
 from typing import Any
 
+from hypothesis import reject
 from hypothesis import strategies as st
 from msgspec import UNSET
 
@@ -139,6 +140,9 @@ def _kind(kind: int, arg: Any, good: bool) -> st.SearchStrategy[Any]:
         return _good_text if good else _text
     if kind == p.KIND_BOOL:
         return st.booleans()
+    if kind == p.KIND_F32:
+        floats = st.floats(allow_nan=False, width=32) | st.sampled_from([0.7, 1e39, 3.5e38])
+        return floats | st.integers(-(2**70), 2**70)
     if kind == p.KIND_F64:
         floats = st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(_EDGE_FLOATS)
         ints = st.integers(-(2**70), 2**70)
@@ -201,7 +205,16 @@ def structs(draw: st.DrawFn, cls: type, good: bool = False) -> Any:
         except (TypeError, ValueError, AttributeError):
             pass  # a __post_init__ refused (or tripped on) a wrong value
     base = {f.name: draw(_member(f, True)) for f in plan.fields if f.required}
-    value = cls(**_with_payload(plan, base))
+    try:
+        value = cls(**_with_payload(plan, base))
+    except (TypeError, ValueError):
+        # a rule of the constructor that no single member's plan says (a form
+        # elicitation needs ``requested_schema``): every member drawn, or none of this
+        base = {f.name: draw(_member(f, True)) for f in plan.fields}
+        try:
+            value = cls(**_with_payload(plan, base))
+        except (TypeError, ValueError):
+            reject()
     for name, item in drawn.items():
         setattr(value, name, item)
     return value

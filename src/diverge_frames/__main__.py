@@ -24,7 +24,7 @@ from typing import IO, Any
 import msgspec
 
 from . import __version__, _impl, capture
-from .capture import CaptureError, Kind, Record
+from .capture import _LINE_ERRORS, CaptureError, Kind, Record
 from .channel import (
     Aborted,
     Error,
@@ -233,7 +233,7 @@ def _encode(lines: Iterable[bytes], name: str, out: IO[bytes], kind: Kind, cid: 
             continue
         try:
             event = channel.receive(_payload(line))
-        except (msgspec.DecodeError, RecursionError) as exc:
+        except _LINE_ERRORS as exc:
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise _BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:

@@ -32,6 +32,7 @@ enum {
     DF_KIND_STRUCT = 7,
     DF_KIND_LIST = 8,
     DF_KIND_MAP = 9,
+    DF_KIND_F32 = 10, /* left to the Python check, which rounds it */
 };
 enum {
     DF_FLAG_NONE = 1,

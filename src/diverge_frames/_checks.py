@@ -26,6 +26,7 @@ from ._plans import (
     I64_MIN,
     KIND_BOOL,
     KIND_ENUM,
+    KIND_F32,
     KIND_F64,
     KIND_INT,
     KIND_JSON,
@@ -39,6 +40,7 @@ from ._plans import (
     Field,
     Plan,
 )
+from ._serde import f32
 from ._serde_json import MAX_DEPTH
 
 __all__ = ["check", "unicode_error"]
@@ -147,6 +149,7 @@ def _describe(kind: int, arg: Any) -> str:
         KIND_STR: "str",
         KIND_BOOL: "bool",
         KIND_F64: "float",
+        KIND_F32: "float",
         KIND_INT: "int",
         KIND_JSON: "a JSON value",
         KIND_OBJECT: "a dict with str keys",
@@ -170,6 +173,11 @@ def _value(item: Any, alternatives: Any, path: str, level: int, expected: str) -
                 if not math.isfinite(item):
                     raise _at(path, ValueError, f"{item!r}: rmcp's f64 has no such number")
                 return item
+            if kind == KIND_F32 and cls in (float, int):
+                try:
+                    return f32(item)
+                except OverflowError:
+                    raise _at(path, ValueError, f"{item} is out of the f64 range") from None
             if kind == KIND_F64 and cls is int:
                 try:
                     return float(item)

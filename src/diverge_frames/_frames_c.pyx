@@ -42,8 +42,9 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._rmcp import decode_custom, decode_exact, encode_custom
+from ._rmcp import MODEL_MEMBER_NAMES, decode_custom, decode_exact, encode_custom
 from ._serde_json import fix_exponents
+from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":
@@ -104,7 +105,7 @@ cdef object _encode_notification_into = w.notification_encoder.encode_into
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
 cdef Py_ssize_t _SCRATCH_KEEP = 16384
-cdef object _DecodeError = msgspec.DecodeError
+cdef tuple _DECODE_ERRORS = w.DECODE_ERRORS  # msgspec's errors, every version allowed
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Text = t.TextResourceContents
 #: What a long blob is replaced with while the rest of a result is encoded: msgspec
@@ -115,11 +116,15 @@ cdef object _Result = t.ReadResourceResult
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
 cdef object _Logging = t.LoggingMessageNotification
+#: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
+cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
+cdef tuple _READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 cdef enum:
     # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
-    # _rmcp.STRUCT_DEPTH, _serde_json.MAX_DEPTH, MAX_PLAIN_DECIMAL_DIGITS and
-    # MAX_PLAIN_INTEGER_DIGITS.
+    # _rmcp.STRUCT_DEPTH, MODEL_MEMBER_DEPTH, _serde_json.MAX_DEPTH,
+    # MAX_PLAIN_DECIMAL_DIGITS and MAX_PLAIN_INTEGER_DIGITS.
     _STRUCT_DEPTH = 3
+    _MODEL_MEMBER_DEPTH = 2
     _MAX_DEPTH = 127
     _MAX_PLAIN_DECIMAL_DIGITS = 15
     _MAX_PLAIN_INTEGER_DIGITS = 18
@@ -127,10 +132,13 @@ cdef enum:
     _KEYS = 16
     # Room for the typed methods of the unknown-method shortcut.
     _MAX_TYPED = 32
+    # Room for the names of _rmcp.MODEL_MEMBER_NAMES.
+    _MAX_MODEL_MEMBERS = 4
 
 #: The limits above, for the test that holds them equal to the rules'.
 LIMITS = {
     "STRUCT_DEPTH": _STRUCT_DEPTH,
+    "MODEL_MEMBER_DEPTH": _MODEL_MEMBER_DEPTH,
     "MAX_DEPTH": _MAX_DEPTH,
     "MAX_PLAIN_DECIMAL_DIGITS": _MAX_PLAIN_DECIMAL_DIGITS,
     "MAX_PLAIN_INTEGER_DIGITS": _MAX_PLAIN_INTEGER_DIGITS,
@@ -149,6 +157,16 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
+# The params members only the rmcp model reads, as C strings, for the pre-check.
+cdef list _MODEL_NAMES = sorted(n.encode() for n in MODEL_MEMBER_NAMES)
+cdef Py_ssize_t _N_MODEL = len(_MODEL_NAMES)
+cdef const char *_MODEL_PTR[_MAX_MODEL_MEMBERS]
+cdef Py_ssize_t _MODEL_LEN[_MAX_MODEL_MEMBERS]
+if _N_MODEL > _MAX_MODEL_MEMBERS:
+    raise ImportError(f"{_N_MODEL} model members: _MAX_MODEL_MEMBERS is too small")
+for _i, _m in enumerate(_MODEL_NAMES):
+    _MODEL_PTR[_i] = PyBytes_AS_STRING(_m)
+    _MODEL_LEN[_i] = PyBytes_GET_SIZE(_m)
 
 
 cdef class _Split:
@@ -238,8 +256,9 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
     """True when the body may decode differently with msgspec than with serde_json, so
     that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what
     it skips), a key repeated in an object nested ``_STRUCT_DEPTH`` levels or less (or a
-    key with an escape there, or more than ``_KEYS`` keys), ``_MAX_DEPTH + 1`` levels of
-    nesting, or a number that is not plain (an exponent, more digits than the plain
+    key with an escape there, or more than ``_KEYS`` keys), a key of
+    ``_rmcp.MODEL_MEMBER_NAMES`` at depth ``_MODEL_MEMBER_DEPTH``, ``_MAX_DEPTH + 1``
+    levels of nesting, or a number that is not plain (an exponent, more digits than the plain
     limits, ``-0``). The same contract as ``_frames_py._needs_exact``. With SSE2, in one pass:
     strings are skipped 16 bytes a step (``_string_end``) and only one holding a byte
     >= 0x80 is checked for UTF-8 (such a byte outside a string is unusual too); without,
@@ -274,6 +293,10 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
                 if key_flags & _ESCAPED:
                     return True
                 m = <int>(key_end - key)
+                if depth == _MODEL_MEMBER_DEPTH:
+                    for j in range(_N_MODEL):
+                        if _MODEL_LEN[j] == m and memcmp(_MODEL_PTR[j], p + key, m) == 0:
+                            return True
                 for j in range(keys[depth]):
                     if key_len[depth][j] == m and memcmp(p + key_at[depth][j], p + key, m) == 0:
                         return True
@@ -318,6 +341,23 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
 
 
 def decode_notification(payload):
+    try:
+        return _decode_notification(payload)
+    except RecursionError:
+        pass  # the caller's stack, not the body (checked before msgspec sees it)
+    return _fresh(decode_notification, payload, _NOTIFICATION_TYPES)
+
+
+cdef object _fresh(object decode, object payload, tuple expected):
+    """The decode once more on a fresh stack (``_stack``'s rule): its value, or its error
+    raised here."""
+    ok, value = run_fresh(decode, payload, expected)
+    if ok:
+        return value
+    raise value
+
+
+cdef object _decode_notification(object payload):
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
     cdef _Split s
@@ -350,7 +390,7 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
             return _notification_decoder(body)
         except _ValidationError:
             return decode_custom(body, tag)
-        except (_DecodeError, RecursionError) as exc:
+        except _DECODE_ERRORS as exc:
             return decode_exact(body, tag, "ServerNotification", exc)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
@@ -381,7 +421,7 @@ cdef object _decode_custom(object body, int tag):
     ``_meta``); it handles the rest, errors included."""
     try:
         value = _custom_decoder(body)
-    except (_DecodeError, RecursionError):
+    except _DECODE_ERRORS:
         return decode_custom(body, tag)
     params = value.params
     if params is not None and "_meta" in params:
@@ -390,6 +430,14 @@ cdef object _decode_custom(object body, int tag):
 
 
 def decode_read_resource(payload):
+    try:
+        return _decode_read_resource(payload)
+    except RecursionError:
+        pass
+    return _fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
+
+
+cdef object _decode_read_resource(object payload):
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
     cdef _Split s
@@ -434,7 +482,7 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
                 return _public_result(value, value.contents)
         try:
             wire = _result_decoder(body)
-        except (_DecodeError, RecursionError) as exc:
+        except _DECODE_ERRORS as exc:
             return decode_exact(body, tag, "ReadResourceResult", exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
@@ -447,7 +495,7 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         return decode_exact(body, tag, "ErrorData")
     try:
         return _error_decoder(body)
-    except (_DecodeError, RecursionError) as exc:
+    except _DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

@@ -22,7 +22,15 @@ import msgspec
 
 from . import types as t
 from ._checks import check, unicode_error
-from ._rmcp import STRUCT_DEPTH, decode_custom, decode_exact, encode_custom, read_resource_result
+from ._rmcp import (
+    MODEL_MEMBER_DEPTH,
+    MODEL_MEMBER_NAMES,
+    STRUCT_DEPTH,
+    decode_custom,
+    decode_exact,
+    encode_custom,
+    read_resource_result,
+)
 from ._serde_json import (
     MAX_DEPTH,
     MAX_PLAIN_DECIMAL_DIGITS,
@@ -31,7 +39,9 @@ from ._serde_json import (
     exponent_candidate,
     fix_exponents,
 )
+from ._stack import on_fresh_stack, run_fresh
 from ._wire import (
+    DECODE_ERRORS,
     TYPED_CLASSES,
     Payload,
     encoder,
@@ -63,9 +73,12 @@ _decode_result = result_decoder.decode
 _decode_error_data = error_decoder.decode
 _encode = encoder.encode
 _encode_notification = notification_encoder.encode
-_DecodeError = msgspec.DecodeError
+_DECODE_ERRORS = DECODE_ERRORS
 _ValidationError = msgspec.ValidationError
 _Result = t.ReadResourceResult
+#: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
+_NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
+_READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 _Custom = t.CustomNotification
 _ErrorData = t.ErrorData
 
@@ -104,8 +117,9 @@ _LONG_BLOB_CHARS = 4096
 def _needs_exact(body: Any) -> bool:
     """True when ``body`` may decode differently with msgspec than with serde_json, so
     that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what it
-    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less,
-    ``MAX_DEPTH + 1`` levels of nesting, or a number that is not plain (an exponent,
+    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less, a key
+    of ``MODEL_MEMBER_NAMES`` at depth ``MODEL_MEMBER_DEPTH``, ``MAX_DEPTH + 1`` levels
+    of nesting, or a number that is not plain (an exponent,
     more digits than ``MAX_PLAIN_DECIMAL_DIGITS`` / ``MAX_PLAIN_INTEGER_DIGITS``, a
     sign counted; ``-0``). False for a body that is not JSON: msgspec rejects it.
 
@@ -121,6 +135,8 @@ def _needs_exact(body: Any) -> bool:
         try:
             state.scan(str(body[:_PREFIX], "utf-8", "replace"), 0)
         except RecursionError:
+            if not on_fresh_stack():
+                raise  # the caller's stack may be at fault: decode again on a fresh one
             return True
         except (StopIteration, ValueError):
             pass
@@ -135,6 +151,8 @@ def _needs_exact(body: Any) -> bool:
     try:
         tree = state.scan(text, after_ws(text, 0))[0]
     except RecursionError:
+        if not on_fresh_stack():
+            raise
         return True
     except (StopIteration, ValueError):
         return False  # not JSON: msgspec rejects it, decode_exact confirms
@@ -192,9 +210,13 @@ def _too_deep(tree: Any) -> bool:
 
 
 def _has_duplicate(node: Any, depth: int) -> bool:
-    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH`` (tuples of pairs)."""
+    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH``, or a key of
+    ``MODEL_MEMBER_NAMES`` in one at ``MODEL_MEMBER_DEPTH`` (tuples of pairs)."""
     if type(node) is tuple:
-        if len(node) != len(dict(node)):
+        keys = dict(node)
+        if len(node) != len(keys):
+            return True
+        if depth == MODEL_MEMBER_DEPTH and not MODEL_MEMBER_NAMES.isdisjoint(keys):
             return True
         children: Any = (value for _, value in node)
     elif type(node) is list:
@@ -258,7 +280,7 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                     return _decode_typed(body)
                 except _ValidationError:
                     return decode_custom(body, tag)
-                except (_DecodeError, RecursionError) as exc:
+                except _DECODE_ERRORS as exc:
                     return decode_exact(body, tag, "ServerNotification", exc)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -269,6 +291,13 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
         raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+    except RecursionError:
+        pass  # the caller's stack, not the body: once more on a fresh one (_stack)
+    ok, value = run_fresh(decode_notification, payload, _NOTIFICATION_TYPES)
+    if ok:
+        return value  # type: ignore[return-value]
+    payload = None  # type: ignore[assignment]
+    raise _bare(value)  # type: ignore[arg-type]
 
 
 def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
@@ -280,7 +309,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     return decode_exact(body, tag, "ReadResourceResult")
                 try:
                     wire = _decode_result(body)
-                except (_DecodeError, RecursionError) as exc:
+                except _DECODE_ERRORS as exc:
                     return decode_exact(body, tag, "ReadResourceResult", exc)
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
@@ -292,6 +321,13 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
         raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+    except RecursionError:
+        pass  # the caller's stack, not the body: once more on a fresh one (_stack)
+    ok, value = run_fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
+    if ok:
+        return value  # type: ignore[return-value]
+    payload = None  # type: ignore[assignment]
+    raise _bare(value)  # type: ignore[arg-type]
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
@@ -299,7 +335,7 @@ def _decode_error(body: Any, tag: int) -> t.ErrorData:
         return decode_exact(body, tag, "ErrorData")
     try:
         return _decode_error_data(body)
-    except (_DecodeError, RecursionError) as exc:
+    except _DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ErrorData", exc)
 
 

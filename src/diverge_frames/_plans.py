@@ -66,6 +66,8 @@ __all__ = [
     "KIND_STRUCT",
     "KIND_LIST",
     "KIND_MAP",
+    "KIND_F32",
+    "F32_MEMBERS",
     "FLAG_NONE",
     "FLAG_UNSET",
     "FLAG_NONE_DEFAULT",
@@ -101,6 +103,7 @@ KIND_OBJECT = 6  # a JSON object (dict with str keys)
 KIND_STRUCT = 7  # an instance of exactly the plan's class
 KIND_LIST = 8  # list or tuple, each item one of the alternatives
 KIND_MAP = 9  # dict with str keys, each value one of the alternatives
+KIND_F32 = 10  # an rmcp f32: a float or int, held (and written) rounded to single precision
 
 # How a member treats None and UNSET.
 FLAG_NONE = 1  # None is a value as it is (left out or written null, as rmcp does)
@@ -123,6 +126,16 @@ UNSET_IS_NONE: frozenset[tuple[type, str]] = frozenset(
 )
 #: A custom notification's ``params``: rmcp reads ``_meta`` as an object or ``null``.
 META_IS_OBJECT: frozenset[tuple[type, str]] = frozenset({(t.CustomNotification, "params")})
+#: rmcp ``f32`` members: rmcp holds the value rounded to single precision (``0.7`` is
+#: ``0.699999988079071``; past the f32 range an infinity, written ``null``).
+F32_MEMBERS: frozenset[tuple[type, str]] = frozenset(
+    {
+        (t.ModelPreferences, "cost_priority"),
+        (t.ModelPreferences, "speed_priority"),
+        (t.ModelPreferences, "intelligence_priority"),
+        (t.CreateMessageRequestParams, "temperature"),
+    }
+)
 #: ``ReadResourceResult.ttl_ms``: rmcp reads a negative ``ttlMs`` as 0.
 NON_NEGATIVE: frozenset[tuple[type, str]] = frozenset({(t.ReadResourceResult, "ttl_ms")})
 #: A task's payload member follows its ``status``: the one named here is required, the
@@ -221,7 +234,7 @@ def _kind(annotation: Any, cls: type, name: str) -> tuple[int, Any]:
     if annotation is bool:
         return (KIND_BOOL, None)
     if annotation is float:
-        return (KIND_F64, None)
+        return (KIND_F32, None) if _ruled(F32_MEMBERS, cls, name) else (KIND_F64, None)
     if annotation is int:
         if _ruled(NON_NEGATIVE, cls, name):
             low = max(low, 0)

@@ -9,6 +9,9 @@ express on their own; each is written once here and both hot paths use it:
   ``params`` that is an object or ``null``, with a ``_meta`` that is an object or
   ``null`` (a ``null`` ``_meta`` is dropped). rmcp writes a custom notification's
   ``_meta`` first and the other members sorted (:func:`encode_custom`).
+* Unit enums (:data:`._rmcp_model.ENUM_MEMBERS`) are read in serde's map forms too
+  (``{"info": null}``; ``{"info": {}}`` where serde reads owned ``Content``) and written
+  as the string; ``inputRequests`` is read by :mod:`._rmcp_model` alone.
 * Derived structs (serde's derive): a duplicated member rejects the struct (the typed
   variant fails, so a known method becomes a ``CustomNotification``; a duplicated
   top-level member rejects the body); a struct also reads a JSON array of its fields in
@@ -33,8 +36,12 @@ from typing import Any, Literal, overload
 import msgspec
 
 from . import types as t
+from ._rmcp_model import ENUM_MEMBERS, MODEL_MEMBER_NAMES, MODEL_MEMBERS, enum_member
+from ._serde import Mismatch
 from ._serde_json import Obj, Reject, parse, plain
+from ._stack import on_fresh_stack
 from ._wire import (
+    DECODE_ERRORS,
     custom_decoder,
     encoder,
     error_decoder,
@@ -48,6 +55,8 @@ from .types import CustomNotification
 __all__ = [
     "RMCP_TYPED",
     "STRUCT_DEPTH",
+    "MODEL_MEMBER_NAMES",
+    "MODEL_MEMBER_DEPTH",
     "RESULT_MEMBERS",
     "ERROR_MEMBERS",
     "SUBSCRIPTION_FILTER_MEMBERS",
@@ -61,6 +70,10 @@ __all__ = [
 #: notification's ``params``, its ``notifications`` filter, a result's ``contents``
 #: items); duplicated keys matter only there.
 STRUCT_DEPTH = 3
+#: The JSON depth of a notification's ``params`` object: a member of it named in
+#: :data:`MODEL_MEMBER_NAMES` (``inputRequests``) is read only by
+#: :mod:`._rmcp_model`, so both pre-checks send a body with one to the exact path.
+MODEL_MEMBER_DEPTH = 2
 #: ``ReadResourceResult``'s members in rmcp's declaration order (its array form).
 RESULT_MEMBERS = ("resultType", "ttlMs", "cacheScope", "contents", "_meta")
 #: ``ErrorData``'s members in rmcp's declaration order (its array form).
@@ -107,7 +120,7 @@ def decode_custom(body: Any, tag: int) -> t.ServerNotification:
     """
     try:
         value = custom_decoder.decode(body)
-    except (msgspec.DecodeError, RecursionError) as exc:
+    except DECODE_ERRORS as exc:
         return decode_exact(body, tag, "ServerNotification", exc)
     if value.method in RMCP_TYPED:
         return decode_exact(body, tag, "ServerNotification")
@@ -228,6 +241,8 @@ def _duplicated(counts: dict[str, int], names: Any) -> list[str]:
 
 
 _ABSENT = object()
+#: What the exact reading's msgspec step raises for a body rmcp rejects.
+_FAILED: tuple[type[Exception], ...] = (*DECODE_ERRORS, FrameBodyError)
 #: Structs serde reads directly (not buffered as an untagged enum's content): members
 #: outside these are skipped unread.
 _SKIPPED = {"ReadResourceResult": RESULT_MEMBERS, "ErrorData": ERROR_MEMBERS}
@@ -266,13 +281,13 @@ def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None =
             value = _exact_error(tree, tag)
     except Reject as reject:
         reason, cause = str(reject), reject.cause
-    except (msgspec.DecodeError, FrameBodyError) as error:
+    except _FAILED as error:
         failed = _detached(error)
     else:
         return value
     # Outside the except blocks: no exception keeps this frame (and its caller's
     # payload) alive through a reference cycle.
-    if exc is None or isinstance(exc, RecursionError):
+    if exc is None:
         exc = _msgspec_error(body, tag, expected) or failed
     if isinstance(exc, FrameBodyError):
         raise exc
@@ -301,10 +316,12 @@ def _msgspec_error(body: Any, tag: int, expected: str) -> BaseException | None:
             read_resource_result(result_decoder.decode(body), tag)
         else:
             error_decoder.decode(body)
-    except msgspec.DecodeError as exc:
+    except DECODE_ERRORS as exc:
         return _detached(exc)
     except RecursionError:
-        return None  # where it trips depends on the stack: not a stable answer
+        if not on_fresh_stack():
+            raise  # the caller's stack may be at fault: the hot path decodes on a fresh one
+        return None  # nesting msgspec cannot follow: the exact reading's reason stands
     except FrameBodyError as exc:
         return _detached(exc)
     return None
@@ -343,19 +360,52 @@ def _exact_notification(tree: Any, tag: int) -> Any:
     names = RMCP_TYPED.get(method)
     typed = True
     typed_params: Any = custom_params
+    read: dict[str, Any] = {}
     if names is not None and params is not None and custom_params is not None:
         typed = not _duplicated(counts, names)
         if typed and method == "notifications/subscriptions/acknowledged":
             typed, typed_params = _subscription_params(params, custom_params)
+        if typed:
+            typed_params, read = _model_params(method, params, counts, typed_params)
+            typed = read is not None
     if typed:
         body = {"method": method}
         if _last(top, "params", _ABSENT) is not _ABSENT or type(tree) is list:
             body["params"] = typed_params
         try:
-            return notification_decoder.decode(plain_encoder.encode(body))
+            value = notification_decoder.decode(plain_encoder.encode(body))
         except msgspec.ValidationError:
             pass
+        else:
+            for name, (_, attribute, cls) in MODEL_MEMBERS.get(method, {}).items():
+                if read.get(name) is not None and getattr(value.params, attribute) is not None:
+                    setattr(value.params, attribute, msgspec.convert(read[name], cls))
+            return value
     return _custom(method, custom_params, tag)
+
+
+def _model_params(
+    method: str, params: Obj, counts: dict[str, int], plain_params: dict[str, Any]
+) -> tuple[dict[str, Any], Any]:
+    """The params of a typed method with its unit enums read in serde's forms
+    (:data:`ENUM_MEMBERS`), and the members only :mod:`._rmcp_model` reads
+    (:data:`MODEL_MEMBERS`) as rmcp writes them, each left in the params as a
+    placeholder msgspec reads (``{}``, or ``None`` for ``null``) and set on the value
+    after. The second item is None when rmcp cannot read one of those (the typed
+    variant fails)."""
+    out = dict(plain_params)
+    for name, enum, owned in ENUM_MEMBERS.get(method, ()):
+        if name in counts:
+            out[name] = enum_member(enum, _last(params, name), owned)
+    read: dict[str, Any] = {}
+    for name, (kind, _, _) in MODEL_MEMBERS.get(method, {}).items():
+        if name in counts:
+            try:
+                read[name] = kind.read(_last(params, name), False)
+            except Mismatch:
+                return out, None
+            out[name] = None if read[name] is None else {}
+    return out, read
 
 
 def _subscription_params(params: Obj, plain: dict[str, Any]) -> tuple[bool, Any]:
@@ -379,6 +429,9 @@ def _subscription_params(params: Obj, plain: dict[str, Any]) -> tuple[bool, Any]
 def _exact_result(tree: Any, tag: int) -> t.ReadResourceResult:
     top = _as_struct(tree, RESULT_MEMBERS)
     fields = {k: v for k, v in top if k in RESULT_MEMBERS}
+    for name, enum, owned in ENUM_MEMBERS["ReadResourceResult"]:
+        if name in fields:
+            fields[name] = enum_member(enum, fields[name], owned)
     contents = fields.get("contents")
     if type(contents) is list:
         fields["contents"] = [_contents_item(item) for item in contents]

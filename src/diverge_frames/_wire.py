@@ -26,6 +26,7 @@ from .types import CacheScope, _Wire
 
 __all__ = [
     "Payload",
+    "DECODE_ERRORS",
     "TYPED_CLASSES",
     "TYPED_METHODS",
     "ResourceContentsWire",
@@ -46,6 +47,12 @@ __all__ = [
 
 #: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
 Payload = bytes | bytearray | memoryview
+
+#: What a msgspec decoder raises for input it cannot read, in every msgspec version
+#: ``pyproject.toml`` allows: ``DecodeError`` (``ValidationError`` included) and, before
+#: msgspec 0.23, ``UnicodeDecodeError`` for invalid UTF-8 in a string. Every step that
+#: maps msgspec's errors catches this tuple, never a part of it.
+DECODE_ERRORS: tuple[type[Exception], ...] = (msgspec.DecodeError, UnicodeDecodeError)
 
 #: The typed notification classes, for the encoders' dispatch on ``type(value)``.
 TYPED_CLASSES: frozenset[type] = frozenset(t.TYPED_NOTIFICATIONS)

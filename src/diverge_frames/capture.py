@@ -20,6 +20,11 @@ from typing import IO, Literal
 
 import msgspec
 
+from ._wire import DECODE_ERRORS
+
+#: What reading a line as JSON raises for a line that is not JSON.
+_LINE_ERRORS: tuple[type[Exception], ...] = (*DECODE_ERRORS, RecursionError)
+
 __all__ = [
     "KINDS",
     "Kind",
@@ -93,7 +98,7 @@ def read_capture(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Record]]:
             continue
         try:
             record = _decoder.decode(line)
-        except (msgspec.DecodeError, RecursionError) as exc:
+        except _LINE_ERRORS as exc:
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise CaptureError(number, f"not a capture record: {reason}") from exc
         _check(number, record)

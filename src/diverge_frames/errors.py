@@ -77,9 +77,13 @@ class FrameBodyError(FrameError):
 
     @classmethod
     def from_exception(cls, tag: int, expected: str, exc: BaseException) -> FrameBodyError:
-        """Build from a msgspec ``DecodeError`` / ``ValidationError`` or ``RecursionError``."""
+        """Build from a msgspec ``DecodeError`` / ``ValidationError``, a
+        ``UnicodeDecodeError`` (what msgspec before 0.23 raises for invalid UTF-8, worded as
+        msgspec 0.23 words it) or a ``RecursionError``."""
         if isinstance(exc, RecursionError):
             return cls(tag, expected, "JSON nested too deeply")
+        if isinstance(exc, UnicodeDecodeError):
+            return cls(tag, expected, "Invalid UTF-8 encoded string")
         text = str(exc)
         m = _PATH.search(text)
         if m is not None:

@@ -27,8 +27,30 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
+from ._input_requests import (
+    U32,
+    ContextInclusion,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    ElicitationMode,
+    ElicitRequest,
+    ElicitRequestParams,
+    IconTheme,
+    InputRequest,
+    ListRootsRequest,
+    ModelHint,
+    ModelPreferences,
+    RequestParams,
+    Role,
+    SamplingMessage,
+    StringFormat,
+    ToolChoice,
+    ToolChoiceMode,
+)
+
 __all__ = [
     "I32",
+    "U32",
     "I64",
     "U64",
     "RequestId",
@@ -36,6 +58,12 @@ __all__ = [
     "LoggingLevel",
     "TaskStatus",
     "CacheScope",
+    "Role",
+    "ContextInclusion",
+    "ToolChoiceMode",
+    "IconTheme",
+    "StringFormat",
+    "ElicitationMode",
     "NotificationParams",
     "CancelledNotificationParam",
     "ProgressNotificationParam",
@@ -46,6 +74,17 @@ __all__ = [
     "TaskStatusNotificationParams",
     "DetailedTaskNotificationParams",
     "ElicitationCompleteNotificationParams",
+    "RequestParams",
+    "ModelHint",
+    "ModelPreferences",
+    "ToolChoice",
+    "SamplingMessage",
+    "CreateMessageRequestParams",
+    "ElicitRequestParams",
+    "CreateMessageRequest",
+    "ElicitRequest",
+    "ListRootsRequest",
+    "InputRequest",
     "CancelledNotification",
     "ProgressNotification",
     "LoggingMessageNotification",
@@ -355,12 +394,18 @@ class DetailedTaskNotificationParams(_Wire, kw_only=True):
     written, ``null`` meaning unlimited. The payload member that matches ``status`` is
     required (``input_requests`` for ``input_required``, ``result`` for ``completed``,
     ``error`` for ``failed``) and the others are dropped, as rmcp does.
+
+    ``input_requests`` (``inputRequests``, SEP-2322) maps a key to an
+    :data:`InputRequest` (:class:`CreateMessageRequest`, :class:`ElicitRequest` or
+    :class:`ListRootsRequest`), each as rmcp reads and writes it. rmcp reads the member
+    whatever the status: one it cannot read makes the whole notification a
+    :class:`CustomNotification`.
     """
 
     meta: _Meta = field(default=None, name="_meta")
     created_at: str
     error: dict[str, Any] | None = None
-    input_requests: dict[str, Any] | None = None
+    input_requests: dict[str, InputRequest] | None = None
     last_updated_at: str
     poll_interval_ms: U64 | None = None
     result: dict[str, Any] | None = None

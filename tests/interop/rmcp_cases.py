@@ -20,6 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 from rmcp_diff import NOTIFICATIONS, READ_RESOURCE, Case
+from rmcp_model_cases import REQUESTS, dump
 
 # ---------------------------------------------------------------------- JSON text
 
@@ -858,10 +859,17 @@ _FILTER = st.fixed_dictionaries(
     },
 )
 
+#: ``inputRequests``: a few of the realistic requests of ``rmcp_model_cases`` (whose
+#: own cases change every member of them), or a small one.
+_REQUEST = st.one_of(
+    st.sampled_from([dump(r) for r in REQUESTS.values()]),
+    st.sampled_from(['{"method":"roots/list"}', '{"method":"ping"}', "[]", "{}", "null"]),
+)
+_INPUT_REQUESTS = st.lists(st.tuples(st.sampled_from(["a", "b", "r1"]), _REQUEST), max_size=3).map(
+    lambda pairs: "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in pairs) + "}"
+)
+
 #: Params schemas: method -> {wire name: (required, valid value as text)}.
-#: ``inputRequests`` of ``notifications/tasks`` is left out on purpose: rmcp types it as
-#: sampling / elicitation / roots requests, which this codec keeps free-form (see
-#: docs/compatibility.md, "Known differences").
 PARAMS: dict[str, dict[str, tuple[bool, st.SearchStrategy[str]]]] = {
     "notifications/cancelled": {"requestId": (False, _TOKEN), "reason": (False, JSON_STRING)},
     "notifications/progress": {
@@ -902,6 +910,7 @@ PARAMS: dict[str, dict[str, tuple[bool, st.SearchStrategy[str]]]] = {
         "pollIntervalMs": (False, _U64),
         "result": (False, _OBJ),
         "error": (False, _OBJ),
+        "inputRequests": (False, _INPUT_REQUESTS),
     },
     "notifications/tasks/status": {
         "taskId": (True, JSON_STRING),
@@ -934,10 +943,7 @@ def members(
         pairs.append((name, value))
     if draw(st.integers(0, 4)) == 0:
         name = draw(_EXTRA_NAMES)
-        value = draw(JSON_VALUE_3)
-        if name == "inputRequests" and value not in ("null", "{}"):
-            value = "null"  # see PARAMS
-        pairs.append((name, value))
+        pairs.append((name, draw(JSON_VALUE_3)))
     if draw(st.integers(0, 2)) == 0:
         pairs.append(("_meta", draw(_META)))
     if pairs and draw(st.integers(0, 9)) == 0:

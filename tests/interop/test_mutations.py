@@ -72,35 +72,7 @@ except ImportError:  # pragma: no cover - pure-Python install
 #: operator (``*``: any) and a regex on where it acted (``<seed kind>:<path>``). A
 #: disagreement of no class here fails the tests; an entry whose golden mutants all agree
 #: fails ``test_known_classes_still_disagree`` (delete the entry).
-KNOWN: tuple[Known, ...] = (
-    Known(
-        "enum map form: LoggingLevel (params.level)",
-        "enum_map_form",
-        r"^notifications/message:(params|\[\])\.level$",
-    ),
-    Known(
-        "enum map form: TaskStatus (params.status)",
-        "enum_map_form",
-        r"^notifications/tasks(/status)?:(params|\[\])\.status$",
-    ),
-    Known(
-        "enum map form: CacheScope (cacheScope, also in the sequence form)",
-        "enum_map_form",
-        r"^ReadResourceResult:(cacheScope|\[\])$",
-    ),
-    Known(
-        "inputRequests: an entry rmcp cannot read (rmcp: CustomNotification)",
-        "*",
-        r"^notifications/tasks:(params|\[\])\.inputRequests\b",
-        "variant",
-    ),
-    Known(
-        "inputRequests: a valid entry, written back as rmcp types it",
-        "*",
-        r"^notifications/tasks:(params|\[\])\.inputRequests\b",
-        "bytes",
-    ),
-)
+KNOWN: tuple[Known, ...] = ()
 
 TWINS = (("python", _frames_py), ("cython", _frames_c))
 CASES = int(os.environ.get("DIVERGE_FRAMES_MUTATION_CASES", "2000"))
@@ -214,7 +186,8 @@ def test_an_unlisted_disagreement_fails() -> None:
     listed = Mutant(case, "s", (Op("enum_map_form", "notifications/message:params.level"),))
     findings = judge([(plain, wrong), (listed, wrong)], TWINS)
     assert [f.mutant for f in findings] == [plain, listed]
-    assert [f.mutant for f in unlisted(findings)] == [plain]
+    known = (Known("a class", "enum_map_form", r"^notifications/message:params\.level$"),)
+    assert [f.mutant for f in findings if classify(f, known) is None] == [plain]
     combos = {f"{name}/{kind}" for name, m in TWINS if m is not None for kind in PAYLOAD_TYPES}
     assert set(findings[0].problems) == combos
 

@@ -8,8 +8,8 @@ Skipped unless the oracle is built::
 ``DIVERGE_FRAMES_ORACLE`` points at another oracle binary; ``DIVERGE_FRAMES_ORACLE_CASES``
 (default 2000) is how many cases hypothesis generates, ``DIVERGE_FRAMES_ORACLE_SEED``
 (default 1) its seed. The generated cases, the corpus and the hostile list go to the
-oracle in one batch; then each is decoded and re-encoded by both implementations and
-compared with rmcp: same verdict, same variant, byte-identical re-encoding. Every
+oracle in one batch; then each is decoded (from ``bytes``, ``bytearray`` and
+``memoryview``) and re-encoded by both implementations and compared with rmcp: same verdict, same variant, byte-identical re-encoding. Every
 disagreement is written to ``rmcp-disagreements.jsonl`` in pytest's temporary directory
 (a golden-vector file: ``read_vectors`` reads it back) and the first ones are shown.
 """
@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from rmcp_cases import HOSTILE, LONG_BLOBS, cases
 from rmcp_diff import (
     ORACLE,
+    PAYLOAD_TYPES,
     VECTORS,
     Case,
     Outcome,
@@ -89,13 +90,15 @@ def test_live_differential(tmp_path: Path) -> None:
         if frames is None:
             continue
         for case, rmcp in zip(batch, verdicts, strict=True):
-            problem = disagreement(ours(frames, case), rmcp)
-            if problem is not None:
-                problems[name].append((case, rmcp, problem))
+            for kind in PAYLOAD_TYPES:  # bytes, bytearray, memoryview
+                problem = disagreement(ours(frames, case, kind), rmcp)
+                if problem is not None:
+                    problems[name].append((case, rmcp, f"{kind}: {problem}"))
     done = time.perf_counter()
     summary = (
         f"{len(batch)} cases ({len(generated)} generated, seed {SEED}) x "
-        f"{sum(f is not None for f in twins.values())} implementations: "
+        f"{sum(f is not None for f in twins.values())} implementations x "
+        f"{len(PAYLOAD_TYPES)} payload types: "
         + ", ".join(f"{name} {len(found)} disagreements" for name, found in problems.items())
         + f"; generate {generated_at - start:.1f}s, oracle {oracle_at - generated_at:.1f}s,"
         f" compare {done - oracle_at:.1f}s"

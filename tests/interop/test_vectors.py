@@ -30,6 +30,7 @@ from rmcp_diff import (
     read_vectors,
     short,
 )
+from rmcp_model_cases import MODEL_VECTOR_CASES
 
 from diverge_frames import _rmcp
 from diverge_frames.errors import FrameBodyError
@@ -50,7 +51,13 @@ def report(frames: ModuleType, pairs: list[tuple[Case, Outcome]]) -> list[str]:
 
 def test_vector_files_present() -> None:
     names = {path.name for path in VECTORS.glob("*.jsonl")}
-    assert names == {"corpus.jsonl", "hostile.jsonl", "generated.jsonl", "mutations.jsonl"}, names
+    assert names == {
+        "corpus.jsonl",
+        "hostile.jsonl",
+        "generated.jsonl",
+        "model.jsonl",
+        "mutations.jsonl",
+    }, names
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -68,6 +75,8 @@ def test_vectors_cover_the_data() -> None:
     assert corpus == {(c.channel, c.payload) for c in corpus_cases()}
     hostile = {(c.channel, c.payload) for c, _ in read_vectors(VECTORS / "hostile.jsonl")}
     assert hostile == {(c.channel, c.payload) for c in HOSTILE}
+    model = [(c.id, c.channel, c.payload) for c, _ in read_vectors(VECTORS / "model.jsonl")]
+    assert model == [(c.id, c.channel, c.payload) for c in MODEL_VECTOR_CASES]
 
 
 def test_vectors_cover_every_variant() -> None:

@@ -1,0 +1,85 @@
+"""A decode that does not depend on the caller's stack depth.
+
+msgspec (in C), the stdlib JSON scanner and the exact path's tree walks recurse once per
+level of nesting, and CPython counts every such level against the one recursion limit
+the caller's own frames count against (``sys.getrecursionlimit()``, 1000 by default): a
+body nested as deeply as serde_json reads (127 levels) would fail, or be read another
+way, when the caller is already some 870 frames deep. The rule:
+
+* A decode step may answer a ``RecursionError`` itself only on a fresh stack
+  (:func:`on_fresh_stack`): there the error is the body's own doing (nesting past what
+  msgspec or the scanner reach, which the exact path reads without recursion).
+* Anywhere else the error goes up to the hot path's entry, which runs the whole decode
+  again from the start on a new thread whose stack holds nothing else
+  (:func:`run_fresh`), and returns what that run returns, or raises what it raises.
+
+The process-wide recursion limit is never changed. A body that still runs out of depth on
+a fresh stack (a recursion limit set below what 127 levels need) is a FrameBodyError.
+"""
+
+from __future__ import annotations
+
+import _thread
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .errors import FrameBodyError
+
+__all__ = ["on_fresh_stack", "run_fresh"]
+
+T = TypeVar("T")
+
+
+class _Fresh(threading.local):
+    fresh = False
+
+
+_state = _Fresh()
+
+
+def on_fresh_stack() -> bool:
+    """True on a thread :func:`run_fresh` started: a RecursionError is the body's."""
+    return _state.fresh
+
+
+def run_fresh(
+    decode: Callable[[Any], T], payload: Any, expected: tuple[str, str]
+) -> tuple[bool, T | BaseException]:
+    """``decode(payload)`` run again on a new thread's stack: ``(True, value)``, or
+    ``(False, exception)`` for the caller to raise (so that no frame of this module,
+    which holds the payload, is in its traceback). ``expected`` names what tags 0 and 1
+    announce, for the FrameBodyError given when the run runs out of depth there too (or
+    no thread can be started)."""
+    if _state.fresh:
+        return False, _too_deep(payload, expected)
+    outcome: list[tuple[bool, Any]] = []
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def run() -> None:
+        _state.fresh = True
+        try:
+            outcome.append((True, decode(payload)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            outcome.append((False, exc))
+        finally:
+            done.release()
+
+    try:
+        _thread.start_new_thread(run, ())
+    except RuntimeError:  # pragma: no cover - a platform without threads
+        return False, _too_deep(payload, expected)
+    done.acquire()
+    payload = None  # the closure's cell too: an error's traceback must not hold it
+    return outcome[0]
+
+
+def _too_deep(payload: Any, expected: tuple[str, str]) -> FrameBodyError:
+    head = memoryview(payload).tobytes()[:1]
+    tag = head[0] if head else 0
+    return FrameBodyError(
+        tag,
+        expected[tag] if tag < len(expected) else expected[0],
+        "JSON nested more deeply than the recursion limit (sys.getrecursionlimit()) allows",
+    )
