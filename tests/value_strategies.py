@@ -140,6 +140,8 @@ def _kind(kind: int, arg: Any, good: bool) -> st.SearchStrategy[Any]:
         return _good_text if good else _text
     if kind == p.KIND_BOOL:
         return st.booleans()
+    if kind == p.KIND_MODEL:
+        return st.one_of([_kind(k, a, good) for k, a in arg[0]])
     if kind == p.KIND_F32:
         floats = st.floats(allow_nan=False, width=32) | st.sampled_from([0.7, 1e39, 3.5e38])
         return floats | st.integers(-(2**70), 2**70)

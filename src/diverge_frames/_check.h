@@ -33,6 +33,7 @@ enum {
     DF_KIND_LIST = 8,
     DF_KIND_MAP = 9,
     DF_KIND_F32 = 10, /* left to the Python check, which rounds it */
+    DF_KIND_MODEL = 11, /* left to the Python check, which asks rmcp's model */
 };
 enum {
     DF_FLAG_NONE = 1,

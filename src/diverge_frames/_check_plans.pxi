@@ -48,7 +48,7 @@ cdef extern from "_check.h":
     int df_max_depth
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
     int DF_KIND_STR, DF_KIND_BOOL, DF_KIND_F64, DF_KIND_INT, DF_KIND_ENUM, DF_KIND_JSON
-    int DF_KIND_OBJECT, DF_KIND_STRUCT, DF_KIND_LIST, DF_KIND_MAP, DF_KIND_F32
+    int DF_KIND_OBJECT, DF_KIND_STRUCT, DF_KIND_LIST, DF_KIND_MAP, DF_KIND_F32, DF_KIND_MODEL
     int DF_FLAG_NONE, DF_FLAG_UNSET, DF_FLAG_NONE_DEFAULT, DF_FLAG_NONE_UNSET
     int DF_FLAG_UNSET_NONE, DF_FLAG_EMPTY_NONE, DF_FLAG_META_OBJECT
 
@@ -61,7 +61,8 @@ CHECK_CONSTANTS = {
     "KIND_INT": DF_KIND_INT, "KIND_ENUM": DF_KIND_ENUM, "KIND_JSON": DF_KIND_JSON,
     "KIND_OBJECT": DF_KIND_OBJECT, "KIND_STRUCT": DF_KIND_STRUCT, "KIND_LIST": DF_KIND_LIST,
     "KIND_MAP": DF_KIND_MAP,
-    "KIND_F32": DF_KIND_F32, "FLAG_NONE": DF_FLAG_NONE, "FLAG_UNSET": DF_FLAG_UNSET,
+    "KIND_F32": DF_KIND_F32, "KIND_MODEL": DF_KIND_MODEL,
+    "FLAG_NONE": DF_FLAG_NONE, "FLAG_UNSET": DF_FLAG_UNSET,
     "FLAG_NONE_DEFAULT": DF_FLAG_NONE_DEFAULT, "FLAG_NONE_UNSET": DF_FLAG_NONE_UNSET,
     "FLAG_UNSET_NONE": DF_FLAG_UNSET_NONE, "FLAG_EMPTY_NONE": DF_FLAG_EMPTY_NONE,
     "FLAG_META_OBJECT": DF_FLAG_META_OBJECT,
@@ -139,6 +140,13 @@ cdef int _c_alts(df_alts *c, object alternatives) except -1:
             if c.alt[i].items == NULL:
                 raise MemoryError()
             _c_alts(<df_alts *>c.alt[i].items, arg)
+        elif kind == DF_KIND_MODEL:
+            # The C walk leaves this kind to the Python check; the plans it holds are
+            # built all the same (every plan has its C copy).
+            c.alt[i].items = PyMem_Calloc(1, sizeof(df_alts))
+            if c.alt[i].items == NULL:
+                raise MemoryError()
+            _c_alts(<df_alts *>c.alt[i].items, arg[0])
     return 0
 
 

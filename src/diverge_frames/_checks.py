@@ -32,6 +32,7 @@ from ._plans import (
     KIND_JSON,
     KIND_LIST,
     KIND_MAP,
+    KIND_MODEL,
     KIND_OBJECT,
     KIND_STR,
     KIND_STRUCT,
@@ -143,6 +144,8 @@ def _describe(kind: int, arg: Any) -> str:
         return str(arg.cls.__name__)
     if kind == KIND_LIST:
         return "a list of " + " or ".join(_describe(k, a) for k, a in arg)
+    if kind == KIND_MODEL:
+        return " or ".join(_describe(k, a) for k, a in arg[0])
     if kind == KIND_MAP:
         return "a dict of str to " + " or ".join(_describe(k, a) for k, a in arg)
     return {
@@ -173,6 +176,10 @@ def _value(item: Any, alternatives: Any, path: str, level: int, expected: str) -
                 if not math.isfinite(item):
                     raise _at(path, ValueError, f"{item!r}: rmcp's f64 has no such number")
                 return item
+            if kind == KIND_MODEL:
+                fixed = _value(item, arg[0], path, level, expected)
+                _as_rmcp_reads_it(fixed, arg[1], path)
+                return fixed
             if kind == KIND_F32 and cls in (float, int):
                 try:
                     return f32(item)
@@ -341,3 +348,22 @@ def unicode_error(value: Any) -> ValueError:
         elif isinstance(node, (list, tuple)):
             stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
     return ValueError("$: a str that is not valid UTF-8")
+
+
+def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:
+    """Raise ValueError unless rmcp can read what encode writes of ``value`` (the member
+    ``wire`` of :data:`._rmcp_model.MODEL_MEMBERS`): else rmcp would take the whole
+    notification for a custom one."""
+    from . import _rmcp_model
+    from ._serde import Mismatch
+    from ._serde_json import Reject, parse
+    from ._wire import notification_encoder
+
+    if value is None:
+        return
+    written = notification_encoder.encode(value)
+    try:
+        tree = parse(written)
+        _rmcp_model.read_input_requests(tree)
+    except (Mismatch, Reject) as exc:
+        raise _at(path, ValueError, f"rmcp cannot read it as its {wire}: {exc}") from None

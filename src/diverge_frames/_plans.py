@@ -67,6 +67,8 @@ __all__ = [
     "KIND_LIST",
     "KIND_MAP",
     "KIND_F32",
+    "KIND_MODEL",
+    "MODEL_CHECKED",
     "F32_MEMBERS",
     "FLAG_NONE",
     "FLAG_UNSET",
@@ -104,6 +106,7 @@ KIND_STRUCT = 7  # an instance of exactly the plan's class
 KIND_LIST = 8  # list or tuple, each item one of the alternatives
 KIND_MAP = 9  # dict with str keys, each value one of the alternatives
 KIND_F32 = 10  # an rmcp f32: a float or int, held (and written) rounded to single precision
+KIND_MODEL = 11  # (alternatives, wire name): those, then rmcp's own reading of what is written
 
 # How a member treats None and UNSET.
 FLAG_NONE = 1  # None is a value as it is (left out or written null, as rmcp does)
@@ -135,6 +138,12 @@ F32_MEMBERS: frozenset[tuple[type, str]] = frozenset(
         (t.ModelPreferences, "intelligence_priority"),
         (t.CreateMessageRequestParams, "temperature"),
     }
+)
+#: Members that rmcp reads with a model of its own (``_rmcp_model``) that our types keep
+#: partly free-form (the content blocks of a task's ``inputRequests``): what encode
+#: writes of one must be what rmcp reads and writes back, or encode refuses it.
+MODEL_CHECKED: frozenset[tuple[type, str]] = frozenset(
+    {(t.DetailedTaskNotificationParams, "input_requests")}
 )
 #: ``ReadResourceResult.ttl_ms``: rmcp reads a negative ``ttlMs`` as 0.
 NON_NEGATIVE: frozenset[tuple[type, str]] = frozenset({(t.ReadResourceResult, "ttl_ms")})
@@ -286,6 +295,8 @@ def _plan(cls: type) -> Plan:
         ):
             if _ruled(rules, cls, info.name):
                 flags |= flag
+        if _ruled(MODEL_CHECKED, cls, info.name):
+            alternatives = ((KIND_MODEL, (alternatives, info.encode_name)),)
         fields.append(Field(info.name, info.encode_name, alternatives, flags, info.required))
     plan.fields = tuple(fields)
     rule = next((r for base, r in PAYLOAD_BY_STATUS.items() if issubclass(cls, base)), None)
