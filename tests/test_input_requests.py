@@ -140,7 +140,11 @@ def test_encode(frames: ModuleType) -> None:
             last_updated_at="u",
             input_requests={
                 "e": t.ElicitRequest(
-                    params=t.ElicitRequestParams(mode="form", message="m", requested_schema={})
+                    params=t.ElicitRequestParams(
+                        mode="form",
+                        message="m",
+                        requested_schema={"type": "object", "properties": {}},
+                    )
                 ),
                 "s": t.CreateMessageRequest(
                     params=t.CreateMessageRequestParams(
@@ -153,7 +157,7 @@ def test_encode(frames: ModuleType) -> None:
     assert frames.encode_notification(value) == (
         b'\x00{"method":"notifications/tasks","params":{"createdAt":"c","inputRequests":'
         b'{"e":{"method":"elicitation/create","params":{"message":"m","mode":"form",'
-        b'"requestedSchema":{}}},"s":{"method":"sampling/createMessage","params":'
+        b'"requestedSchema":{"properties":{},"type":"object"}}},"s":{"method":"sampling/createMessage","params":'
         b'{"maxTokens":1,"messages":[],"temperature":null}}},"lastUpdatedAt":"u",'
         b'"status":"input_required","taskId":"t","ttlMs":null}}'
     )

@@ -119,8 +119,11 @@ FLAG_META_OBJECT = 64  # a dict whose ``_meta`` member must be a dict or None
 
 #: ``CancelledNotification.params``: ``None`` is empty params (rmcp writes ``{}``).
 NONE_IS_DEFAULT: frozenset[tuple[type, str]] = frozenset({(t.CancelledNotification, "params")})
-#: The list-changed notifications' ``params``: without ``_meta`` rmcp writes none.
-EMPTY_IS_NONE: frozenset[tuple[type, str]] = frozenset({(t._ListChanged, "params")})
+#: The list-changed notifications' ``params`` and a ``roots/list`` input request's:
+#: without ``_meta`` rmcp writes none.
+EMPTY_IS_NONE: frozenset[tuple[type, str]] = frozenset(
+    {(t._ListChanged, "params"), (t.ListRootsRequest, "params")}
+)
 #: Params rmcp keeps custom: a ``None`` ``_meta`` is dropped, as rmcp drops ``null``.
 NONE_IS_UNSET: frozenset[tuple[type, str]] = frozenset({(t._Exact, "meta")})
 #: rmcp writes a task's ``ttlMs`` always, ``null`` when unlimited.
