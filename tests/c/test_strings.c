@@ -228,7 +228,13 @@ static void check_copy_from(const unsigned char *p, df_ssize n, df_ssize j, df_s
 }
 
 static void check_copy(const unsigned char *p, df_ssize n) {
-    df_ssize j;
+    df_ssize j, k, want;
+    for (j = 0; j <= n; j++) {
+        for (want = j; want < n && p[want] != 0x22 && p[want] != 0x5C && p[want] >= 0x20; want++) {
+        }
+        k = df_stop_index(p, n, j);
+        if (k != want) fail("df_stop_index", p, n, j, k, want);
+    }
     for (j = 0; j <= n; j += 1 + (df_ssize)(next_random() % 3)) {
         check_copy_from(p, n, j, n - j);
         check_copy_from(p, n, j, (df_ssize)(next_random() % (unsigned)(n - j + 1)));
