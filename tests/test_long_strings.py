@@ -251,3 +251,23 @@ def test_log_data_nested_or_elsewhere(path: int) -> None:
         b'{"params":{"data":"' + long + b'","level":"info"},"method":"notifications/message"}',
     ]:
         _check(body, taken=False, notification=True)
+
+
+@pytest.mark.parametrize(
+    "late",
+    [b"", b"\\n", b"\\u00e9", b"\x01", b"\xff", "😀".encode(), b"\\x", b'"'],
+    ids=repr,
+)
+@pytest.mark.parametrize("size", [1500, 70_000])
+def test_non_ascii_first_then_something_late(path: int, late: bytes, size: int) -> None:
+    """Non-ASCII in the first KiB and no escape there: the content is decoded where it
+    is, unless an escape, a control byte or invalid UTF-8 comes later."""
+    plain = "é".encode() + _plain(size)
+    _check(_body(plain[: size - 100] + late + plain[size - 100 :]))
+    _check(_body(plain + late)[:-2])  # not closed
+
+
+def test_a_string_not_closed(path: int) -> None:
+    for content in [_plain(3000), "é".encode() + _plain(3000), b"\\n" + _plain(3000)]:
+        _check(b'{"contents":[{"uri":"u","text":"' + content)
+        _check(b'{"contents":[{"uri":"u","text":"' + content + b"\\")

@@ -7,6 +7,8 @@
  *   df_string_copy      the content of a JSON string, up to its closing quote, copied
  *                       with each escape replaced by the UTF-8 it stands for, with
  *                       serde_json's rules for what a str may not hold;
+ *   df_stop_index       the next quote, backslash or control byte (the end of a string
+ *                       with no escape);
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds.
  *
@@ -525,6 +527,22 @@ DF_INLINE df_ssize df_string_copy(unsigned char *d, df_ssize cap, const unsigned
     if (df_string_path == 1) return df_string_copy_sse2(d, cap, p, n, at);
 #endif
     return df_string_copy_swar(d, cap, p, n, at);
+}
+
+/* df_stop_index(p, n, j): the index of the first quote, backslash or control byte in
+   p[j:n], or n when there is none: where a string with no escape ends (or is not what
+   it seemed). */
+DF_INLINE df_ssize df_stop_index(const unsigned char *p, df_ssize n, df_ssize j) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_stop_index_avx512(p, n, j);
+#endif
+#if DF_AVX2
+    if (df_string_path == 2) return df_stop_index_avx2(p, n, j);
+#endif
+#if DF_SSE2
+    if (df_string_path == 1) return df_stop_index_sse2(p, n, j);
+#endif
+    return df_stop_index_swar(p, n, j);
 }
 
 /* ------------------------------------------------------------------ keys */

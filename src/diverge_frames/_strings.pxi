@@ -8,9 +8,12 @@
 # decides, errors included.
 
 cdef extern from "_strings.h":
+    int _STR_ESCAPED "DF_STR_ESCAPED"
     int _STR_HIGH "DF_STR_HIGH"
     ctypedef struct _Copy "df_copy":
+        Py_ssize_t i
         Py_ssize_t o
+        unsigned long long high
         int flags
     void _strings_init "df_strings_init"() noexcept nogil
     int _string_path_now "df_string_path"
@@ -18,6 +21,8 @@ cdef extern from "_strings.h":
     Py_ssize_t _string_copy "df_string_copy"(unsigned char *d, Py_ssize_t cap,
                                              const unsigned char *p, Py_ssize_t n,
                                              _Copy *at) noexcept nogil
+    Py_ssize_t _stop_index "df_stop_index"(const unsigned char *p, Py_ssize_t n,
+                                           Py_ssize_t j) noexcept nogil
     Py_ssize_t _find_string_key "df_find_string_key"(const unsigned char *p, Py_ssize_t start,
                                                      Py_ssize_t end, const char *names,
                                                      int count, int *kind) noexcept nogil
@@ -68,7 +73,8 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
     into a buffer of ``_STACK_ROOM`` bytes on the stack, then (a string that goes on
     past it) into a str given ``_FIRST_ROOM`` bytes, then all the rest of the body if it
     goes on past those. With any byte >= 0x80, CPython's UTF-8 decoder then reads the
-    copy."""
+    copy; or the content itself, when the buffer held one and no escape, and no escape
+    comes before the end."""
     cdef unsigned char first[_STACK_ROOM]
     cdef _Copy at
     cdef Py_ssize_t room, e
@@ -89,6 +95,19 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
         return result
     if e == -1:
         return None
+    if at.high and not at.flags & _STR_ESCAPED:
+        # Non-ASCII and no escape so far: CPython's decoder reads the content where it
+        # is, once its end is found, when no escape comes first (no copy to make).
+        e = _stop_index(p, n, at.i)
+        if e == n or p[e] < 0x20:
+            end[0] = -1  # not closed, or a control byte: serde_json rejects it
+            return None
+        if p[e] == 0x22:
+            end[0] = e
+            result = _utf8(<const char *>p + j, e - j)
+            if result is None:
+                end[0] = -1
+            return result
     room = min(n - j, _FIRST_ROOM)  # more than _STACK_ROOM: -2 says so
     out = _new_str(room, 127)
     memcpy(_str_data(out), first, at.o)

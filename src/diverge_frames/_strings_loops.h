@@ -117,6 +117,21 @@ more_room:
     return -2;
 }
 
+/* df_stop_index on this path (see _strings.h). */
+DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *p, df_ssize n,
+                                                           df_ssize j) {
+    df_masks mk;
+    uint64_t stops;
+    for (; j + 64 <= n; j += 64) {
+        DF_LOOP_MASKS(p + j, &mk);
+        stops = mk.quote | mk.slash | mk.control;
+        if (stops) return j + (df_ssize)df_lowest_bit64(stops);
+    }
+    for (; j < n; j++)
+        if (p[j] == 0x22 || p[j] == 0x5C || p[j] < 0x20) return j;
+    return n;
+}
+
 #undef DF_LOOP
 #undef DF_LOOP_ATTR
 #undef DF_LOOP_MASKS
