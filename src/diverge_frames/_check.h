@@ -19,6 +19,7 @@
 
 #include <Python.h>
 #include <math.h>
+#include <string.h>
 
 /* The kinds and flags of _plans.py (tests/test_checks.py holds them equal). */
 enum {
@@ -46,6 +47,9 @@ enum {
 };
 /* Alternatives a member can have (``I64 | str``: 2); more and the plan is not copied. */
 #define DF_MAX_ALTS 4
+/* Strings of an enum compared by address before the set is asked (a decoded Literal is
+ * one of these very objects). */
+#define DF_MAX_ENUM 8
 /* Payload members a status rule can name. */
 #define DF_MAX_PAYLOAD 4
 
@@ -57,6 +61,8 @@ typedef struct {
     int kind;
     long long low, high;    /* KIND_INT: the bounds, clamped to long long */
     PyObject *set;          /* KIND_ENUM: the frozenset of its strings */
+    int n_enum;             /* KIND_ENUM: how many of them are in ``enum_items`` */
+    PyObject *enum_items[DF_MAX_ENUM];
     struct df_plan *plan;   /* KIND_STRUCT */
     df_alts *items;         /* KIND_LIST, KIND_MAP: what each item takes */
 } df_alt;
@@ -137,6 +143,35 @@ static int df_ok_json(PyObject *v, int level) {
     return 0;
 }
 
+/* ``k`` (an exact str) is "_meta". */
+static inline int df_is_meta_key(PyObject *k) {
+    return k == df_meta_key ||
+           (PyUnicode_GET_LENGTH(k) == 5 && PyUnicode_KIND(k) == PyUnicode_1BYTE_KIND &&
+            memcmp(PyUnicode_DATA(k), "_meta", 5) == 0);
+}
+
+/* A JSON object (exact dict, str keys) whose "_meta" member, if any, is a dict or None:
+ * a custom notification's params (FLAG_META_OBJECT), in one pass. */
+static int df_ok_meta_object(PyObject *v, int level) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *item;
+    if (level + 1 > df_max_depth) {
+        return 0;
+    }
+    while (PyDict_Next(v, &pos, &key, &item)) {
+        if (!PyUnicode_CheckExact(key)) {
+            return 0;
+        }
+        if (df_is_meta_key(key) && item != Py_None && !PyDict_CheckExact(item)) {
+            return 0;
+        }
+        if (!df_ok_json(item, level + 1)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The members of a struct at ``level`` (1 at the top) hold canonical values. */
 static int df_ok_struct(PyObject *value, const df_plan *plan, int level) {
     for (Py_ssize_t i = 0; i < plan->n; i++) {
@@ -158,15 +193,17 @@ static int df_ok_struct(PyObject *value, const df_plan *plan, int level) {
             }
             continue;
         }
-        if (!df_ok_alts(v, &f->alts, level)) {
-            return 0;
+        if (f->alts.n > 0 && f->alts.alt[0].kind == DF_KIND_STR && PyUnicode_CheckExact(v)) {
+            continue; /* the commonest member, a str: no flag applies to it */
         }
         if (f->flags & DF_FLAG_META_OBJECT) {
-            /* a dict (KIND_OBJECT passed) whose "_meta" is a dict or None */
-            PyObject *meta = PyDict_GetItem(v, df_meta_key); /* borrowed; str key: no error */
-            if (meta != NULL && meta != Py_None && !PyDict_CheckExact(meta)) {
+            if (!PyDict_CheckExact(v) || !df_ok_meta_object(v, level)) {
                 return 0;
             }
+            continue;
+        }
+        if (!df_ok_alts(v, &f->alts, level)) {
+            return 0;
         }
         if (f->flags & DF_FLAG_EMPTY_NONE) {
             /* a struct whose members are all None stands for None: not canonical */
@@ -228,6 +265,11 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
             break;
         case DF_KIND_ENUM:
             if (PyUnicode_CheckExact(v)) {
+                for (int j = 0; j < a->n_enum; j++) {
+                    if (a->enum_items[j] == v) {
+                        return 1;
+                    }
+                }
                 int found = PySet_Contains(a->set, v);
                 if (found < 0) {
                     PyErr_Clear();

@@ -21,11 +21,14 @@ cdef extern from "_check.h":
     # The fast check of encode (see the header); the plans are filled in below.
     int _MAX_ALTS "DF_MAX_ALTS"
     int _MAX_PAYLOAD "DF_MAX_PAYLOAD"
+    int _MAX_ENUM "DF_MAX_ENUM"
     ctypedef struct df_alt:
         int kind
         long long low
         long long high
         PyObject *set
+        int n_enum
+        PyObject *enum_items[8]
         void *plan
         void *items
     ctypedef struct df_alts:
@@ -133,6 +136,9 @@ cdef int _c_alts(df_alts *c, object alternatives) except -1:
         elif kind == DF_KIND_ENUM:
             _KEEP.append(arg)
             c.alt[i].set = <PyObject *>arg
+            c.alt[i].n_enum = min(len(arg), _MAX_ENUM)
+            for j, item in enumerate(sorted(arg)[:_MAX_ENUM]):
+                c.alt[i].enum_items[j] = <PyObject *>item  # kept alive by the set
         elif kind == DF_KIND_STRUCT:
             c.alt[i].plan = _c_plan(arg)
         elif kind == DF_KIND_LIST or kind == DF_KIND_MAP:
