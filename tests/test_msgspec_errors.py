@@ -106,6 +106,8 @@ def test_ci_runs_the_lowest_msgspec_allowed() -> None:
     with the same pattern as here, and runs the suite with it."""
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.findall(r'"msgspec>=([0-9.]+)"', pyproject), "one msgspec floor in pyproject"
+    if not (ROOT / ".ci" / "run").exists():
+        pytest.skip("no .ci/run here (an unpacked sdist)")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert """sed -n 's/.*"msgspec>=\\([0-9.]*\\)".*/\\1/p' pyproject.toml""" in ci
     assert '"msgspec==$floor"' in ci and ".venv-msgspec-floor/bin/python -m pytest" in ci
