@@ -65,6 +65,7 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_channel_c.pyx",
     f"src/{PACKAGE}/_channel.h",
     f"src/{PACKAGE}/_check_plans.pxi",
+    f"src/{PACKAGE}/_capi.h",
     f"src/{PACKAGE}/_check.h",
     f"src/{PACKAGE}/_frames_c.pyi",
     f"src/{PACKAGE}/_scan.h",

@@ -64,6 +64,28 @@ cdef extern from "Python.h":
     void *_str_data "PyUnicode_DATA"(PyObject *o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
+cdef extern from "_capi.h":
+    # Calls and reads that skip a generic layer of the C API (see the header).
+    ctypedef struct df_method:
+        pass
+    int _method_init "df_method_init"(df_method *m, object callable) except -1
+    bint _method_fast "df_method_fast"(const df_method *m) noexcept
+    object _call1 "df_call1"(const df_method *m, object a)
+    object _call3 "df_call3"(const df_method *m, object a, object b, object c)
+    Py_ssize_t _member_offset "df_member_offset"(object descr) noexcept
+    PyObject *_slot "df_slot"(object obj, Py_ssize_t offset) noexcept
+    void _set_type "df_set_type"(object obj, object type) noexcept
+
+cdef enum:
+    # Indexes of _DECODERS.
+    _D_NOTIFICATION
+    _D_CUSTOM
+    _D_RESULT
+    _D_TEXT_RESULT
+    _D_BLOB_RESULT
+    _D_ERROR
+    _N_DECODERS
+
 cdef extern from "_scan.h":
     # The byte scanners, in C (see the header for each one's contract).
     const bint _GIL_DISABLED "DF_GIL_DISABLED"
@@ -90,17 +112,43 @@ cdef Py_ssize_t _COPY_LIMIT = 16384
 #: A blob at least this long (ASCII) is encoded by ``_spliced_encode``.
 cdef Py_ssize_t _LONG_BLOB = 4096
 
-cdef object _notification_decoder = w.notification_decoder.decode
-cdef object _custom_decoder = w.custom_decoder.decode
-cdef object _result_decoder = w.result_decoder.decode
-cdef object _text_result_decoder = w.text_result_decoder.decode
-cdef object _blob_result_decoder = w.blob_result_decoder.decode
-cdef object _any_decoder = w.any_decoder.decode
-cdef object _error_decoder = w.error_decoder.decode
+# msgspec's decoders and encoders, each called through its C function (_capi.h).
+cdef df_method _DECODERS[_N_DECODERS]
+_method_init(&_DECODERS[_D_NOTIFICATION], w.notification_decoder.decode)
+_method_init(&_DECODERS[_D_CUSTOM], w.custom_decoder.decode)
+_method_init(&_DECODERS[_D_RESULT], w.result_decoder.decode)
+_method_init(&_DECODERS[_D_TEXT_RESULT], w.text_result_decoder.decode)
+_method_init(&_DECODERS[_D_BLOB_RESULT], w.blob_result_decoder.decode)
+_method_init(&_DECODERS[_D_ERROR], w.error_decoder.decode)
+cdef df_method _ENCODE_INTO[2]
+_method_init(&_ENCODE_INTO[0], w.encoder.encode_into)
+_method_init(&_ENCODE_INTO[1], w.notification_encoder.encode_into)
+cdef df_method *_encode_into = &_ENCODE_INTO[0]
+cdef df_method *_encode_notification_into = &_ENCODE_INTO[1]
+#: Whether every one of them is called through its C function (for the tests).
+FAST_CALLS = all([_method_fast(&_DECODERS[_i]) for _i in range(_N_DECODERS)]
+                 + [_method_fast(&_ENCODE_INTO[_i]) for _i in range(2)])
+
+cdef inline object _notification_decoder(object body):
+    return _call1(&_DECODERS[_D_NOTIFICATION], body)
+
+cdef inline object _custom_decoder(object body):
+    return _call1(&_DECODERS[_D_CUSTOM], body)
+
+cdef inline object _result_decoder(object body):
+    return _call1(&_DECODERS[_D_RESULT], body)
+
+cdef inline object _text_result_decoder(object body):
+    return _call1(&_DECODERS[_D_TEXT_RESULT], body)
+
+cdef inline object _blob_result_decoder(object body):
+    return _call1(&_DECODERS[_D_BLOB_RESULT], body)
+
+cdef inline object _error_decoder(object body):
+    return _call1(&_DECODERS[_D_ERROR], body)
+
 cdef object _encode = w.encoder.encode
 cdef object _encode_notification = w.notification_encoder.encode
-cdef object _encode_into = w.encoder.encode_into
-cdef object _encode_notification_into = w.notification_encoder.encode_into
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
@@ -113,8 +161,55 @@ cdef object _Text = t.TextResourceContents
 cdef object _BLOB_MARK = msgspec.Raw(b"\x00")
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
+
+
+cdef inline object _field(object value, Py_ssize_t at):
+    """The struct field of ``value`` in its slot at ``at`` (``_member_offset``), as its
+    attribute reads it; AttributeError when unset."""
+    cdef PyObject *v = _slot(value, at)
+    if v == NULL:
+        raise AttributeError("unset struct field")
+    return <object>v
+
+
+cdef bint _same_layout(object wire, object public):
+    """Whether an instance of the msgspec struct ``wire`` made an instance of ``public``
+    (``_set_type``) is the ``public`` value of the same fields: the same fields, names,
+    defaults and options, each field in the same slot, and CPython's own ``__class__``
+    assignment accepts the change."""
+    if (wire.__struct_fields__ != public.__struct_fields__
+            or wire.__struct_encode_fields__ != public.__struct_encode_fields__
+            or wire.__struct_defaults__ != public.__struct_defaults__
+            or wire.__basicsize__ != public.__basicsize__
+            or hasattr(public, "__post_init__")):
+        return False
+    options = [k for k in dir(public.__struct_config__) if not k.startswith("_")]
+    if any(getattr(wire.__struct_config__, k) != getattr(public.__struct_config__, k)
+           for k in options):
+        return False
+    for name in public.__struct_fields__:
+        at = _member_offset(public.__dict__[name])
+        if at < 0 or _member_offset(wire.__dict__[name]) != at:
+            return False
+    sample = msgspec.json.decode(b'{"contents":[]}', type=wire)
+    try:
+        sample.__class__ = public
+    except TypeError:
+        return False
+    return sample == public(contents=[])
+
+
+#: Whether a decoded all-text or all-blob wire result is made the public one in place
+#: (``_as_public``) rather than rebuilt.
+cdef bint _RETYPE = (_same_layout(w.TextReadResourceResultWire, _Result)
+                     and _same_layout(w.BlobReadResourceResultWire, _Result))
+RETYPE = _RETYPE  # for the tests
+cdef Py_ssize_t _TTL_MS_AT = _member_offset(_Result.__dict__["ttl_ms"])
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
+cdef Py_ssize_t _PARAMS_AT = _member_offset(_Custom.__dict__["params"])
+if _PARAMS_AT < 0:
+    raise ImportError("CustomNotification.params is not a struct field slot")
 cdef object _Logging = t.LoggingMessageNotification
 #: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
 cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
@@ -423,7 +518,7 @@ cdef object _decode_custom(object body, int tag):
         value = _custom_decoder(body)
     except _DECODE_ERRORS:
         return decode_custom(body, tag)
-    params = value.params
+    params = _field(value, _PARAMS_AT)
     if params is not None and "_meta" in params:
         return decode_custom(body, tag)
     return value
@@ -469,17 +564,15 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         # every item must be a blob. Either way straight to the public types (no key at
         # depth 3 or less has an escape here), else the general path decides and words
         # the error.
-        one = _text_result_decoder if not _has_key(p, n, "blob") else (
-            _blob_result_decoder if not _has_key(p, n, "text") else None)
-        if one is not None:
+        one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
+            _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
+        if one >= 0:
             try:
-                value = one(body)
+                value = _call1(&_DECODERS[one], body)
             except Exception:
                 pass
             else:
-                if top_keys == 1:  # only ``contents`` (required)
-                    return _Result(contents=value.contents)
-                return _public_result(value, value.contents)
+                return _as_public(value)
         try:
             wire = _result_decoder(body)
         except _DECODE_ERRORS as exc:
@@ -527,6 +620,21 @@ cdef object _result(object wire, int tag):
     return _public_result(wire, contents)
 
 
+cdef object _as_public(object value):
+    """The public ReadResourceResult of a ``TextReadResourceResultWire`` or
+    ``BlobReadResourceResultWire`` just decoded (its items already public): the same
+    object, its class made ``ReadResourceResult`` (the same fields, defaults and layout:
+    ``_RETYPE``, checked at import), with rmcp's ``ttlMs`` clamp to 0."""
+    cdef PyObject *ttl_ms
+    if not _RETYPE or Py_REFCNT(<PyObject *>value) != 1:  # (one held elsewhere: rebuilt)
+        return _public_result(value, value.contents)
+    _set_type(value, _Result)
+    ttl_ms = _slot(value, _TTL_MS_AT)
+    if ttl_ms != NULL and ttl_ms != <PyObject *>None and <object>ttl_ms < 0:
+        value.ttl_ms = 0
+    return value
+
+
 cdef object _public_result(object wire, list contents):
     """The public ReadResourceResult of a decoded wire shape and its public ``contents``:
     rmcp's ``ttlMs`` clamp to 0 (the compiled copy of ``_rmcp.read_resource_result``'s
@@ -541,7 +649,7 @@ cdef object _public_result(object wire, list contents):
                    contents=contents, meta=wire.meta)
 
 
-cdef object _tagged_into(object encode_into, object encode, object value, char tag):
+cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
     """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
     ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
     allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
@@ -553,7 +661,7 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
         return _tagged(encode, value, tag)
     _scratch = None
     try:
-        encode_into(value, buf, 1)
+        _call3(encode_into, value, buf, 1)
         PyByteArray_AS_STRING(buf)[0] = tag
         out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
     finally:
@@ -631,7 +739,7 @@ def encode_notification(value):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
     try:
         if i == _I_CUSTOM:
-            params = value.params
+            params = _field(value, _PARAMS_AT) if not _GIL_DISABLED else value.params
             if type(params) is dict and "_meta" not in params:
                 out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order, the encoder's
             else:

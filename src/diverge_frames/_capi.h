@@ -1,0 +1,84 @@
+/* Shortcuts through CPython's C API for the compiled hot path (_frames_c.pyx).
+ *
+ * Each one skips a generic layer that costs more than the work on a small frame, and
+ * each is taken only after _frames_c.pyx has checked, once at import, that what it
+ * skips would have done nothing more:
+ *
+ * - df_method / df_call: a builtin method of one of msgspec's Decoders or Encoders
+ *   called through its METH_FASTCALL C function (no vectorcall dispatch, no argument
+ *   tuple); any other callable through PyObject_Vectorcall, as before.
+ * - df_member_offset / df_slot: a struct field read at its slot offset, as its member
+ *   descriptor would read it (no attribute lookup); NULL when the slot is empty.
+ * - df_set_type: an object's class changed to one of the same layout, as an
+ *   assignment to __class__ changes it (no layout check: done at import).
+ */
+#ifndef DF_CAPI_H
+#define DF_CAPI_H
+
+#include <Python.h>
+#include <structmember.h>
+
+/* The C signature of a METH_FASTCALL method. */
+typedef PyObject *(*df_fastcall)(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+typedef struct {
+    PyObject *callable; /* owned; the method itself */
+    PyObject *self;     /* borrowed from callable: its __self__ */
+    df_fastcall fast;   /* its C function when it is a plain METH_FASTCALL builtin */
+} df_method;
+
+/* Fill m for callable (a new reference is kept for the life of the module). */
+static inline int df_method_init(df_method *m, PyObject *callable) {
+    Py_INCREF(callable);
+    m->callable = callable;
+    m->self = NULL;
+    m->fast = NULL;
+    if (PyCFunction_CheckExact(callable) && PyCFunction_GET_FLAGS(callable) == METH_FASTCALL
+            && PyCFunction_GET_SELF(callable) != NULL) {
+        m->self = PyCFunction_GET_SELF(callable);
+        m->fast = (df_fastcall)(void (*)(void))PyCFunction_GET_FUNCTION(callable);
+    }
+    return 0;
+}
+
+/* Whether m is called through its C function (for the tests). */
+static inline int df_method_fast(const df_method *m) { return m->fast != NULL; }
+
+/* m(*args): a new reference, or NULL with an exception set. */
+static inline PyObject *df_call(const df_method *m, PyObject *const *args, Py_ssize_t nargs) {
+    if (m->fast != NULL) return m->fast(m->self, args, nargs);
+    return PyObject_Vectorcall(m->callable, args, (size_t)nargs, NULL);
+}
+
+static inline PyObject *df_call1(const df_method *m, PyObject *a) {
+    return df_call(m, &a, 1);
+}
+
+static inline PyObject *df_call3(const df_method *m, PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *args[3] = {a, b, c};
+    return df_call(m, args, 3);
+}
+
+/* The slot offset of a member descriptor holding an object (a struct field), or -1. */
+static inline Py_ssize_t df_member_offset(PyObject *descr) {
+    PyMemberDef *def;
+    if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+    def = ((PyMemberDescrObject *)descr)->d_member;
+    if (def->type != T_OBJECT_EX || (def->flags & READONLY)) return -1;
+    return def->offset;
+}
+
+/* The object in obj's slot at offset (borrowed), or NULL when the slot is empty. */
+static inline PyObject *df_slot(PyObject *obj, Py_ssize_t offset) {
+    return *(PyObject **)((char *)obj + offset);
+}
+
+/* obj's class made type, a heap type of the same layout as obj's own heap type. */
+static inline void df_set_type(PyObject *obj, PyObject *type) {
+    PyTypeObject *old = Py_TYPE(obj);
+    Py_INCREF(type);
+    Py_SET_TYPE(obj, (PyTypeObject *)type);
+    Py_DECREF(old);
+}
+
+#endif /* DF_CAPI_H */
