@@ -61,3 +61,27 @@ def test_wire_types_stay_what_they_were() -> None:
     c.decode_read_resource(RESULTS[0])
     wire = _wire.text_result_decoder.decode(RESULTS[0][1:])
     assert type(wire) is _wire.TextReadResourceResultWire
+
+
+def test_public_functions_are_builtins_with_the_pure_signature() -> None:
+    """Called by CPython as fast as msgspec's own methods (``binding=False``), and
+    documented and signed as the pure twin's (``_impl.document``)."""
+    import inspect
+    import types
+
+    c = helpers.compiled()
+    for name in (
+        "decode_notification",
+        "encode_notification",
+        "decode_read_resource",
+        "encode_read_resource",
+    ):
+        function = getattr(c, name)
+        assert type(function) is types.BuiltinFunctionType, name
+        shape = [(p.name, p.kind) for p in inspect.signature(function).parameters.values()]
+        pure = inspect.signature(getattr(_frames_py, name)).parameters.values()
+        assert shape == [(p.name, p.kind) for p in pure], name
+        assert inspect.getdoc(function), name
+    assert c.decode_read_resource(payload=RESULTS[0]) == c.decode_read_resource(RESULTS[0])
+    with pytest.raises(TypeError):
+        c._set_doc(len, "not ours")

@@ -11,6 +11,8 @@
  *   descriptor would read it (no attribute lookup); NULL when the slot is empty.
  * - df_set_type: an object's class changed to one of the same layout, as an
  *   assignment to __class__ changes it (no layout check: done at import).
+ * - df_set_doc: a builtin function's docstring and text signature (__doc__ and
+ *   __text_signature__ read them from its method definition; neither can be assigned).
  */
 #ifndef DF_CAPI_H
 #define DF_CAPI_H
@@ -79,6 +81,17 @@ static inline void df_set_type(PyObject *obj, PyObject *type) {
     Py_INCREF(type);
     Py_SET_TYPE(obj, (PyTypeObject *)type);
     Py_DECREF(old);
+}
+
+/* The builtin function's method definition made to read doc, a C string that must
+   outlive it: "name(signature)\n--\n\n" then the docstring. */
+static inline int df_set_doc(PyObject *function, const char *doc) {
+    if (!PyCFunction_Check(function)) {
+        PyErr_SetString(PyExc_TypeError, "not a builtin function");
+        return -1;
+    }
+    ((PyCFunctionObject *)function)->m_ml->ml_doc = doc;
+    return 0;
 }
 
 #endif /* DF_CAPI_H */

@@ -37,6 +37,8 @@ from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromS
 from cpython.ref cimport PyObject
 from libc.string cimport memchr, memcmp, memcpy, memmove
 
+cimport cython
+
 import msgspec
 
 from . import _checks, _plans
@@ -75,6 +77,7 @@ cdef extern from "_capi.h":
     Py_ssize_t _member_offset "df_member_offset"(object descr) noexcept
     PyObject *_slot "df_slot"(object obj, Py_ssize_t offset) noexcept
     void _set_type "df_set_type"(object obj, object type) noexcept
+    int _set_ml_doc "df_set_doc"(object function, const char *doc) except -1
 
 cdef enum:
     # Indexes of _DECODERS.
@@ -435,6 +438,24 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
     return False
 
 
+#: The docstrings _set_doc gave: C strings the functions read for as long as they live.
+cdef list _DOCS = []
+
+
+def _set_doc(function, str doc):
+    """Give ``function``, one of this module's public functions, the docstring ``doc``
+    (``"name(signature)\\n--\\n\\n"`` first, for its ``__text_signature__``). The
+    public functions are builtins (``binding=False``: CPython calls them as fast as
+    msgspec's own) and ``diverge_frames._impl.document`` documents them this way."""
+    if function not in (decode_notification, encode_notification, decode_read_resource,
+                        encode_read_resource):
+        raise TypeError("not a public function of this module")
+    encoded = doc.encode()
+    _DOCS.append(encoded)
+    _set_ml_doc(function, PyBytes_AS_STRING(encoded))
+
+
+@cython.binding(False)
 def decode_notification(payload):
     try:
         return _decode_notification(payload)
@@ -524,6 +545,7 @@ cdef object _decode_custom(object body, int tag):
     return value
 
 
+@cython.binding(False)
 def decode_read_resource(payload):
     try:
         return _decode_read_resource(payload)
@@ -727,6 +749,7 @@ cdef object _tagged(object encode, object value, char tag):
     return result
 
 
+@cython.binding(False)
 def encode_notification(value):
     cdef bytes out
     cdef int i = _top(value)
@@ -755,6 +778,7 @@ def encode_notification(value):
     return out
 
 
+@cython.binding(False)
 def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
