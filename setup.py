@@ -62,6 +62,7 @@ def extensions():
             "src/diverge_frames/_strings.h",
             "src/diverge_frames/_strings_loops.h",
             "src/diverge_frames/_strings.pxi",
+            "src/diverge_frames/_public.pxi",
             "src/diverge_frames/_check.h",
             "src/diverge_frames/_check_plans.pxi",
         ],

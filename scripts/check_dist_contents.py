@@ -72,6 +72,7 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_strings.h",
     f"src/{PACKAGE}/_strings_loops.h",
     f"src/{PACKAGE}/_strings.pxi",
+    f"src/{PACKAGE}/_public.pxi",
     f"src/{PACKAGE}/py.typed",
     f"src/{PACKAGE}/data/sample.capture.jsonl",
     "tests/conftest.py",

@@ -7,8 +7,6 @@
  * - df_method / df_call: a builtin method of one of msgspec's Decoders or Encoders
  *   called through its METH_FASTCALL C function (no vectorcall dispatch, no argument
  *   tuple); any other callable through PyObject_Vectorcall, as before.
- * - df_member_offset / df_slot: a struct field read at its slot offset, as its member
- *   descriptor would read it (no attribute lookup); NULL when the slot is empty.
  * - df_set_type: an object's class changed to one of the same layout, as an
  *   assignment to __class__ changes it (no layout check: done at import).
  * - df_set_doc: a builtin function's docstring and text signature (__doc__ and
@@ -18,7 +16,6 @@
 #define DF_CAPI_H
 
 #include <Python.h>
-#include <structmember.h>
 
 /* The C signature of a METH_FASTCALL method. */
 typedef PyObject *(*df_fastcall)(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
@@ -59,20 +56,6 @@ static inline PyObject *df_call1(const df_method *m, PyObject *a) {
 static inline PyObject *df_call3(const df_method *m, PyObject *a, PyObject *b, PyObject *c) {
     PyObject *args[3] = {a, b, c};
     return df_call(m, args, 3);
-}
-
-/* The slot offset of a member descriptor holding an object (a struct field), or -1. */
-static inline Py_ssize_t df_member_offset(PyObject *descr) {
-    PyMemberDef *def;
-    if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
-    def = ((PyMemberDescrObject *)descr)->d_member;
-    if (def->type != T_OBJECT_EX || (def->flags & READONLY)) return -1;
-    return def->offset;
-}
-
-/* The object in obj's slot at offset (borrowed), or NULL when the slot is empty. */
-static inline PyObject *df_slot(PyObject *obj, Py_ssize_t offset) {
-    return *(PyObject **)((char *)obj + offset);
 }
 
 /* obj's class made type, a heap type of the same layout as obj's own heap type. */

@@ -12,7 +12,11 @@ errors. What only the compiled path does, all for speed and none visible:
 * a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
   method goes straight to the custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
-  straight to the public types;
+  straight to the public types, its wire result made the public ``ReadResourceResult``
+  in place (``_public.pxi``);
+* msgspec's decoders and encoders are called through their C functions, the public
+  functions are builtins (no Cython function object between CPython and them), and
+  struct fields on the hot path are read at their slots (``_capi.h``);
 * in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string, and
   the long ``"data":"..."`` of a logging-message notification, is built into its
   ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a step, and cut
@@ -74,8 +78,6 @@ cdef extern from "_capi.h":
     bint _method_fast "df_method_fast"(const df_method *m) noexcept
     object _call1 "df_call1"(const df_method *m, object a)
     object _call3 "df_call3"(const df_method *m, object a, object b, object c)
-    Py_ssize_t _member_offset "df_member_offset"(object descr) noexcept
-    PyObject *_slot "df_slot"(object obj, Py_ssize_t offset) noexcept
     void _set_type "df_set_type"(object obj, object type) noexcept
     int _set_ml_doc "df_set_doc"(object function, const char *doc) except -1
 
@@ -166,53 +168,8 @@ cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
 
 
-cdef inline object _field(object value, Py_ssize_t at):
-    """The struct field of ``value`` in its slot at ``at`` (``_member_offset``), as its
-    attribute reads it; AttributeError when unset."""
-    cdef PyObject *v = _slot(value, at)
-    if v == NULL:
-        raise AttributeError("unset struct field")
-    return <object>v
-
-
-cdef bint _same_layout(object wire, object public):
-    """Whether an instance of the msgspec struct ``wire`` made an instance of ``public``
-    (``_set_type``) is the ``public`` value of the same fields: the same fields, names,
-    defaults and options, each field in the same slot, and CPython's own ``__class__``
-    assignment accepts the change."""
-    if (wire.__struct_fields__ != public.__struct_fields__
-            or wire.__struct_encode_fields__ != public.__struct_encode_fields__
-            or wire.__struct_defaults__ != public.__struct_defaults__
-            or wire.__basicsize__ != public.__basicsize__
-            or hasattr(public, "__post_init__")):
-        return False
-    options = [k for k in dir(public.__struct_config__) if not k.startswith("_")]
-    if any(getattr(wire.__struct_config__, k) != getattr(public.__struct_config__, k)
-           for k in options):
-        return False
-    for name in public.__struct_fields__:
-        at = _member_offset(public.__dict__[name])
-        if at < 0 or _member_offset(wire.__dict__[name]) != at:
-            return False
-    sample = msgspec.json.decode(b'{"contents":[]}', type=wire)
-    try:
-        sample.__class__ = public
-    except TypeError:
-        return False
-    return sample == public(contents=[])
-
-
-#: Whether a decoded all-text or all-blob wire result is made the public one in place
-#: (``_as_public``) rather than rebuilt.
-cdef bint _RETYPE = (_same_layout(w.TextReadResourceResultWire, _Result)
-                     and _same_layout(w.BlobReadResourceResultWire, _Result))
-RETYPE = _RETYPE  # for the tests
-cdef Py_ssize_t _TTL_MS_AT = _member_offset(_Result.__dict__["ttl_ms"])
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
-cdef Py_ssize_t _PARAMS_AT = _member_offset(_Custom.__dict__["params"])
-if _PARAMS_AT < 0:
-    raise ImportError("CustomNotification.params is not a struct field slot")
 cdef object _Logging = t.LoggingMessageNotification
 #: What tags 0 and 1 announce on each channel (for an error of ``run_fresh``).
 cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
@@ -255,6 +212,8 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
+# Decoded wire structs made public in place, struct fields read at their slots.
+include "_public.pxi"
 # The params members only the rmcp model reads, as C strings, for the pre-check.
 cdef list _MODEL_NAMES = sorted(n.encode() for n in MODEL_MEMBER_NAMES)
 cdef Py_ssize_t _N_MODEL = len(_MODEL_NAMES)
@@ -640,21 +599,6 @@ cdef object _result(object wire, int tag):
                 f"$.contents[{index}]",
             )
     return _public_result(wire, contents)
-
-
-cdef object _as_public(object value):
-    """The public ReadResourceResult of a ``TextReadResourceResultWire`` or
-    ``BlobReadResourceResultWire`` just decoded (its items already public): the same
-    object, its class made ``ReadResourceResult`` (the same fields, defaults and layout:
-    ``_RETYPE``, checked at import), with rmcp's ``ttlMs`` clamp to 0."""
-    cdef PyObject *ttl_ms
-    if not _RETYPE or Py_REFCNT(<PyObject *>value) != 1:  # (one held elsewhere: rebuilt)
-        return _public_result(value, value.contents)
-    _set_type(value, _Result)
-    ttl_ms = _slot(value, _TTL_MS_AT)
-    if ttl_ms != NULL and ttl_ms != <PyObject *>None and <object>ttl_ms < 0:
-        value.ttl_ms = 0
-    return value
 
 
 cdef object _public_result(object wire, list contents):
