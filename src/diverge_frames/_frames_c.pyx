@@ -106,6 +106,7 @@ cdef extern from "_scan.h":
                                                   Py_ssize_t m, unsigned char also) noexcept nogil
     bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
                                const char *name) noexcept nogil
+    unsigned _lowest_bit "df_lowest_bit"(unsigned m) noexcept nogil
 
 
 cdef int _TAG_NOTIFICATION = 0
@@ -185,8 +186,10 @@ cdef enum:
     _MAX_PLAIN_INTEGER_DIGITS = 18
     # Keys the pre-check remembers per object; an object with more takes the exact path.
     _KEYS = 16
-    # Room for the typed methods of the unknown-method shortcut.
+    # Room for the typed methods of the unknown-method shortcut (a bit each in an
+    # unsigned), and the method length from which they are looked up together.
     _MAX_TYPED = 32
+    _LONG_METHOD = 63
     # Room for the names of _rmcp.MODEL_MEMBER_NAMES.
     _MAX_MODEL_MEMBERS = 4
 
@@ -206,9 +209,12 @@ cdef const char *_METHOD_PTR[_MAX_TYPED]
 cdef Py_ssize_t _METHOD_LEN[_MAX_TYPED]
 if _N_METHODS > _MAX_TYPED:
     raise ImportError(f"{_N_METHODS} typed notifications: _MAX_TYPED ({_MAX_TYPED}) is too small")
+# Which typed methods have each length (a bit per index; the last entry: any longer).
+cdef unsigned _METHODS_OF_LEN[_LONG_METHOD + 1]
 for _i, _m in enumerate(_METHODS):
     _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
     _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
+    _METHODS_OF_LEN[min(_METHOD_LEN[_i], _LONG_METHOD)] |= (<unsigned>1) << _i
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
@@ -476,15 +482,21 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
     ``m`` (no escapes) is no typed notification's method: a typed attempt could only
     fail. False whenever in doubt. (Run after ``_needs_exact``: no key is repeated.)"""
-    cdef Py_ssize_t m, i, end
-    cdef int flags = 0
+    cdef Py_ssize_t m, i
+    cdef unsigned candidates
+    cdef const unsigned char *end
     if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
         return False
-    end = _string_end(p, n, 11, &flags)
-    if end < 0 or flags & _ESCAPED:
+    end = <const unsigned char *>memchr(p + 11, 34, n - 11)  # the first '"'
+    if end == NULL:
         return False
-    m = end - 11
-    for i in range(_N_METHODS):
+    m = end - (p + 11)
+    if memchr(p + 11, 92, m) != NULL:  # a '\\' before it: an escape
+        return False
+    candidates = _METHODS_OF_LEN[min(m, _LONG_METHOD)]
+    while candidates:
+        i = _lowest_bit(candidates)
+        candidates &= candidates - 1
         if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
             return False
     return True
