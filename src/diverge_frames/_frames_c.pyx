@@ -655,7 +655,7 @@ cdef enum:
 
 cdef int _result_shape(object value):
     """Which way a ReadResourceResult is best encoded, from one look at its contents."""
-    contents = value.contents
+    contents = _get(value, _CONTENTS_AT, "contents")
     cdef Py_ssize_t size = 0
     cdef bint few
     cdef int shape = _SHAPE_SMALL
@@ -665,7 +665,7 @@ cdef int _result_shape(object value):
     for item in contents:
         cls = type(item)
         if cls is _Blob:
-            s = item.blob
+            s = _get(item, _BLOB_AT, "blob")
             if type(s) is not str:
                 shape = _SHAPE_LARGE
                 continue
@@ -674,7 +674,7 @@ cdef int _result_shape(object value):
         elif cls is _Text:
             if not few:
                 continue  # only a blob can change the answer now
-            s = item.text
+            s = _get(item, _TEXT_AT, "text")
             if type(s) is not str:
                 shape = _SHAPE_LARGE
                 continue
@@ -718,7 +718,7 @@ def encode_notification(value):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
     try:
         if i == _I_CUSTOM:
-            params = _field(value, _PARAMS_AT) if not _GIL_DISABLED else value.params
+            params = _get(value, _PARAMS_AT, "params")
             if type(params) is dict and "_meta" not in params:
                 out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order, the encoder's
             else:

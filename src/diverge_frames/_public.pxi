@@ -10,6 +10,15 @@ cdef inline object _field(object value, Py_ssize_t at):
     return <object>v
 
 
+cdef inline object _get(object value, Py_ssize_t at, str name):
+    """``getattr(value, name)`` for a field ``name`` at the member slot ``at``: read there
+    while a GIL keeps the value from changing under it (a value of the exact class
+    ``at`` was taken from)."""
+    if _GIL_DISABLED:
+        return getattr(value, name)
+    return _field(value, at)
+
+
 cdef bint _same_layout(object wire, object public):
     """Whether an instance of the msgspec struct ``wire`` made an instance of ``public``
     (``_set_type``) is the ``public`` value of the same fields: the same fields, names,
@@ -46,6 +55,9 @@ cdef bint _RETYPE = (_same_layout(w.TextReadResourceResultWire, _Result)
 RETYPE = _RETYPE  # for the tests
 cdef Py_ssize_t _TTL_MS_AT = _slot_offset(_Result, "ttl_ms")
 cdef Py_ssize_t _PARAMS_AT = _slot_offset(_Custom, "params")
+cdef Py_ssize_t _CONTENTS_AT = _slot_offset(_Result, "contents")
+cdef Py_ssize_t _TEXT_AT = _slot_offset(_Text, "text")
+cdef Py_ssize_t _BLOB_AT = _slot_offset(_Blob, "blob")
 
 
 cdef object _as_public(object value):
