@@ -153,6 +153,7 @@ cdef inline object _blob_result_decoder(object body):
 cdef inline object _error_decoder(object body):
     return _call1(&_DECODERS[_D_ERROR], body)
 
+cdef object _any_decoder = w.any_decoder.decode
 cdef object _encode = w.encoder.encode
 cdef object _encode_notification = w.notification_encoder.encode
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
