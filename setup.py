@@ -57,10 +57,12 @@ def extensions():
         ["src/diverge_frames/_frames_c.pyx"],
         # The C and Cython it includes: a change there rebuilds the extension.
         depends=[
+            "src/diverge_frames/_capi.h",
             "src/diverge_frames/_scan.h",
             "src/diverge_frames/_strings.h",
             "src/diverge_frames/_strings_loops.h",
             "src/diverge_frames/_strings.pxi",
+            "src/diverge_frames/_public.pxi",
             "src/diverge_frames/_check.h",
             "src/diverge_frames/_check_plans.pxi",
         ],

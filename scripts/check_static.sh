@@ -34,7 +34,7 @@ check ruff --version
 check ruff check .
 check ruff format --check .
 check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx \
-  src/diverge_frames/_check_plans.pxi
+  src/diverge_frames/_check_plans.pxi src/diverge_frames/_public.pxi
 check mypy --version
 check mypy --cache-dir "$WORK/mypy-cache"
 check pyright --version

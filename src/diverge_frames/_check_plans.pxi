@@ -50,6 +50,7 @@ cdef extern from "_check.h":
     PyObject *df_meta_key
     int df_max_depth
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
+    PyObject *_member "DF_MEMBER"(object obj, Py_ssize_t offset) noexcept
     int DF_KIND_STR, DF_KIND_BOOL, DF_KIND_F64, DF_KIND_INT, DF_KIND_ENUM, DF_KIND_JSON
     int DF_KIND_OBJECT, DF_KIND_STRUCT, DF_KIND_LIST, DF_KIND_MAP, DF_KIND_F32, DF_KIND_MODEL
     int DF_FLAG_NONE, DF_FLAG_UNSET, DF_FLAG_NONE_DEFAULT, DF_FLAG_NONE_UNSET
@@ -57,6 +58,16 @@ cdef extern from "_check.h":
 
 
 # ------------------------------------------------------------------ the encode check
+
+
+cdef Py_ssize_t _slot_offset(object cls, str name) except -1:
+    """Where an instance of the msgspec struct ``cls`` keeps its field ``name``: the
+    offset of the member slot its descriptor reads (``DF_MEMBER``). ImportError when
+    the field is no member slot."""
+    descriptor = next((vars(b)[name] for b in cls.__mro__ if name in vars(b)), None)
+    if type(descriptor) is not _pytypes.MemberDescriptorType:
+        raise ImportError(f"{cls.__name__}.{name} is not a member slot")
+    return (<PyMemberDescrObject *>descriptor).d_member.offset
 
 #: The C header's kinds and flags, for the test that holds them equal to _plans'.
 CHECK_CONSTANTS = {
@@ -103,10 +114,7 @@ cdef df_plan *_c_plan(object plan) except NULL:
     if c.fields == NULL:
         raise MemoryError()
     for i, field in enumerate(plan.fields):
-        descriptor = next((vars(b)[field.name] for b in cls.__mro__ if field.name in vars(b)), None)
-        if type(descriptor) is not _pytypes.MemberDescriptorType:
-            raise ImportError(f"{cls.__name__}.{field.name} is not a member slot")
-        c.fields[i].offset = (<PyMemberDescrObject *>descriptor).d_member.offset
+        c.fields[i].offset = _slot_offset(cls, field.name)
         c.fields[i].flags = field.flags
         _c_alts(&c.fields[i].alts, field.alternatives)
     c.status = -1

@@ -12,7 +12,11 @@ errors. What only the compiled path does, all for speed and none visible:
 * a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
   method goes straight to the custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
-  straight to the public types;
+  straight to the public types, its wire result made the public ``ReadResourceResult``
+  in place (``_public.pxi``);
+* msgspec's decoders and encoders are called through their C functions, the public
+  functions are builtins (no Cython function object between CPython and them), and
+  struct fields on the hot path are read at their slots (``_capi.h``);
 * in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string, and
   the long ``"data":"..."`` of a logging-message notification, is built into its
   ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a step, and cut
@@ -36,6 +40,8 @@ from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromS
                             PyBytes_GET_SIZE)
 from cpython.ref cimport PyObject
 from libc.string cimport memchr, memcmp, memcpy, memmove
+
+cimport cython
 
 import msgspec
 
@@ -64,6 +70,27 @@ cdef extern from "Python.h":
     void *_str_data "PyUnicode_DATA"(PyObject *o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
+cdef extern from "_capi.h":
+    # Calls and reads that skip a generic layer of the C API (see the header).
+    ctypedef struct df_method:
+        pass
+    int _method_init "df_method_init"(df_method *m, object callable) except -1
+    bint _method_fast "df_method_fast"(const df_method *m) noexcept
+    object _call1 "df_call1"(const df_method *m, object a)
+    object _call3 "df_call3"(const df_method *m, object a, object b, object c)
+    void _set_type "df_set_type"(object obj, object type) noexcept
+    int _set_ml_doc "df_set_doc"(object function, const char *doc) except -1
+
+cdef enum:
+    # Indexes of _DECODERS.
+    _D_NOTIFICATION
+    _D_CUSTOM
+    _D_RESULT
+    _D_TEXT_RESULT
+    _D_BLOB_RESULT
+    _D_ERROR
+    _N_DECODERS
+
 cdef extern from "_scan.h":
     # The byte scanners, in C (see the header for each one's contract).
     const bint _GIL_DISABLED "DF_GIL_DISABLED"
@@ -79,6 +106,7 @@ cdef extern from "_scan.h":
                                                   Py_ssize_t m, unsigned char also) noexcept nogil
     bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
                                const char *name) noexcept nogil
+    unsigned _lowest_bit "df_lowest_bit"(unsigned m) noexcept nogil
 
 
 cdef int _TAG_NOTIFICATION = 0
@@ -90,17 +118,44 @@ cdef Py_ssize_t _COPY_LIMIT = 16384
 #: A blob at least this long (ASCII) is encoded by ``_spliced_encode``.
 cdef Py_ssize_t _LONG_BLOB = 4096
 
-cdef object _notification_decoder = w.notification_decoder.decode
-cdef object _custom_decoder = w.custom_decoder.decode
-cdef object _result_decoder = w.result_decoder.decode
-cdef object _text_result_decoder = w.text_result_decoder.decode
-cdef object _blob_result_decoder = w.blob_result_decoder.decode
+# msgspec's decoders and encoders, each called through its C function (_capi.h).
+cdef df_method _DECODERS[_N_DECODERS]
+_method_init(&_DECODERS[_D_NOTIFICATION], w.notification_decoder.decode)
+_method_init(&_DECODERS[_D_CUSTOM], w.custom_decoder.decode)
+_method_init(&_DECODERS[_D_RESULT], w.result_decoder.decode)
+_method_init(&_DECODERS[_D_TEXT_RESULT], w.text_result_decoder.decode)
+_method_init(&_DECODERS[_D_BLOB_RESULT], w.blob_result_decoder.decode)
+_method_init(&_DECODERS[_D_ERROR], w.error_decoder.decode)
+cdef df_method _ENCODE_INTO[2]
+_method_init(&_ENCODE_INTO[0], w.encoder.encode_into)
+_method_init(&_ENCODE_INTO[1], w.notification_encoder.encode_into)
+cdef df_method *_encode_into = &_ENCODE_INTO[0]
+cdef df_method *_encode_notification_into = &_ENCODE_INTO[1]
+#: Whether every one of them is called through its C function (for the tests).
+FAST_CALLS = all([_method_fast(&_DECODERS[_i]) for _i in range(_N_DECODERS)]
+                 + [_method_fast(&_ENCODE_INTO[_i]) for _i in range(2)])
+
+cdef inline object _notification_decoder(object body):
+    return _call1(&_DECODERS[_D_NOTIFICATION], body)
+
+cdef inline object _custom_decoder(object body):
+    return _call1(&_DECODERS[_D_CUSTOM], body)
+
+cdef inline object _result_decoder(object body):
+    return _call1(&_DECODERS[_D_RESULT], body)
+
+cdef inline object _text_result_decoder(object body):
+    return _call1(&_DECODERS[_D_TEXT_RESULT], body)
+
+cdef inline object _blob_result_decoder(object body):
+    return _call1(&_DECODERS[_D_BLOB_RESULT], body)
+
+cdef inline object _error_decoder(object body):
+    return _call1(&_DECODERS[_D_ERROR], body)
+
 cdef object _any_decoder = w.any_decoder.decode
-cdef object _error_decoder = w.error_decoder.decode
 cdef object _encode = w.encoder.encode
 cdef object _encode_notification = w.notification_encoder.encode
-cdef object _encode_into = w.encoder.encode_into
-cdef object _encode_notification_into = w.notification_encoder.encode_into
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
@@ -113,6 +168,8 @@ cdef object _Text = t.TextResourceContents
 cdef object _BLOB_MARK = msgspec.Raw(b"\x00")
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
+
+
 cdef object _Custom = t.CustomNotification
 cdef object _ErrorData = t.ErrorData
 cdef object _Logging = t.LoggingMessageNotification
@@ -130,8 +187,10 @@ cdef enum:
     _MAX_PLAIN_INTEGER_DIGITS = 18
     # Keys the pre-check remembers per object; an object with more takes the exact path.
     _KEYS = 16
-    # Room for the typed methods of the unknown-method shortcut.
+    # Room for the typed methods of the unknown-method shortcut (a bit each in an
+    # unsigned), and the method length from which they are looked up together.
     _MAX_TYPED = 32
+    _LONG_METHOD = 63
     # Room for the names of _rmcp.MODEL_MEMBER_NAMES.
     _MAX_MODEL_MEMBERS = 4
 
@@ -151,12 +210,17 @@ cdef const char *_METHOD_PTR[_MAX_TYPED]
 cdef Py_ssize_t _METHOD_LEN[_MAX_TYPED]
 if _N_METHODS > _MAX_TYPED:
     raise ImportError(f"{_N_METHODS} typed notifications: _MAX_TYPED ({_MAX_TYPED}) is too small")
+# Which typed methods have each length (a bit per index; the last entry: any longer).
+cdef unsigned _METHODS_OF_LEN[_LONG_METHOD + 1]
 for _i, _m in enumerate(_METHODS):
     _METHOD_PTR[_i] = PyBytes_AS_STRING(_m)
     _METHOD_LEN[_i] = PyBytes_GET_SIZE(_m)
+    _METHODS_OF_LEN[min(_METHOD_LEN[_i], _LONG_METHOD)] |= (<unsigned>1) << _i
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
+# Decoded wire structs made public in place, struct fields read at their slots.
+include "_public.pxi"
 # The params members only the rmcp model reads, as C strings, for the pre-check.
 cdef list _MODEL_NAMES = sorted(n.encode() for n in MODEL_MEMBER_NAMES)
 cdef Py_ssize_t _N_MODEL = len(_MODEL_NAMES)
@@ -340,6 +404,24 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noex
     return False
 
 
+#: The docstrings _set_doc gave: C strings the functions read for as long as they live.
+cdef list _DOCS = []
+
+
+def _set_doc(function, str doc):
+    """Give ``function``, one of this module's public functions, the docstring ``doc``
+    (``"name(signature)\\n--\\n\\n"`` first, for its ``__text_signature__``). The
+    public functions are builtins (``binding=False``: CPython calls them as fast as
+    msgspec's own) and ``diverge_frames._impl.document`` documents them this way."""
+    if function not in (decode_notification, encode_notification, decode_read_resource,
+                        encode_read_resource):
+        raise TypeError("not a public function of this module")
+    encoded = doc.encode()
+    _DOCS.append(encoded)
+    _set_ml_doc(function, PyBytes_AS_STRING(encoded))
+
+
+@cython.binding(False)
 def decode_notification(payload):
     try:
         return _decode_notification(payload)
@@ -401,15 +483,21 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
     ``m`` (no escapes) is no typed notification's method: a typed attempt could only
     fail. False whenever in doubt. (Run after ``_needs_exact``: no key is repeated.)"""
-    cdef Py_ssize_t m, i, end
-    cdef int flags = 0
+    cdef Py_ssize_t m, i
+    cdef unsigned candidates
+    cdef const unsigned char *end
     if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
         return False
-    end = _string_end(p, n, 11, &flags)
-    if end < 0 or flags & _ESCAPED:
+    end = <const unsigned char *>memchr(p + 11, 34, n - 11)  # the first '"'
+    if end == NULL:
         return False
-    m = end - 11
-    for i in range(_N_METHODS):
+    m = end - (p + 11)
+    if memchr(p + 11, 92, m) != NULL:  # a '\\' before it: an escape
+        return False
+    candidates = _METHODS_OF_LEN[min(m, _LONG_METHOD)]
+    while candidates:
+        i = _lowest_bit(candidates)
+        candidates &= candidates - 1
         if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
             return False
     return True
@@ -423,12 +511,13 @@ cdef object _decode_custom(object body, int tag):
         value = _custom_decoder(body)
     except _DECODE_ERRORS:
         return decode_custom(body, tag)
-    params = value.params
+    params = _field(value, _PARAMS_AT)
     if params is not None and "_meta" in params:
         return decode_custom(body, tag)
     return value
 
 
+@cython.binding(False)
 def decode_read_resource(payload):
     try:
         return _decode_read_resource(payload)
@@ -469,17 +558,15 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         # every item must be a blob. Either way straight to the public types (no key at
         # depth 3 or less has an escape here), else the general path decides and words
         # the error.
-        one = _text_result_decoder if not _has_key(p, n, "blob") else (
-            _blob_result_decoder if not _has_key(p, n, "text") else None)
-        if one is not None:
+        one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
+            _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
+        if one >= 0:
             try:
-                value = one(body)
+                value = _call1(&_DECODERS[one], body)
             except Exception:
                 pass
             else:
-                if top_keys == 1:  # only ``contents`` (required)
-                    return _Result(contents=value.contents)
-                return _public_result(value, value.contents)
+                return _as_public(value)
         try:
             wire = _result_decoder(body)
         except _DECODE_ERRORS as exc:
@@ -541,7 +628,7 @@ cdef object _public_result(object wire, list contents):
                    contents=contents, meta=wire.meta)
 
 
-cdef object _tagged_into(object encode_into, object encode, object value, char tag):
+cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
     """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
     ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
     allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
@@ -553,7 +640,7 @@ cdef object _tagged_into(object encode_into, object encode, object value, char t
         return _tagged(encode, value, tag)
     _scratch = None
     try:
-        encode_into(value, buf, 1)
+        _call3(encode_into, value, buf, 1)
         PyByteArray_AS_STRING(buf)[0] = tag
         out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
     finally:
@@ -569,7 +656,7 @@ cdef enum:
 
 cdef int _result_shape(object value):
     """Which way a ReadResourceResult is best encoded, from one look at its contents."""
-    contents = value.contents
+    contents = _get(value, _CONTENTS_AT, "contents")
     cdef Py_ssize_t size = 0
     cdef bint few
     cdef int shape = _SHAPE_SMALL
@@ -579,7 +666,7 @@ cdef int _result_shape(object value):
     for item in contents:
         cls = type(item)
         if cls is _Blob:
-            s = item.blob
+            s = _get(item, _BLOB_AT, "blob")
             if type(s) is not str:
                 shape = _SHAPE_LARGE
                 continue
@@ -588,7 +675,7 @@ cdef int _result_shape(object value):
         elif cls is _Text:
             if not few:
                 continue  # only a blob can change the answer now
-            s = item.text
+            s = _get(item, _TEXT_AT, "text")
             if type(s) is not str:
                 shape = _SHAPE_LARGE
                 continue
@@ -619,6 +706,7 @@ cdef object _tagged(object encode, object value, char tag):
     return result
 
 
+@cython.binding(False)
 def encode_notification(value):
     cdef bytes out
     cdef int i = _top(value)
@@ -631,7 +719,7 @@ def encode_notification(value):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
     try:
         if i == _I_CUSTOM:
-            params = value.params
+            params = _get(value, _PARAMS_AT, "params")
             if type(params) is dict and "_meta" not in params:
                 out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order, the encoder's
             else:
@@ -647,6 +735,7 @@ def encode_notification(value):
     return out
 
 
+@cython.binding(False)
 def encode_read_resource(value):
     cls = type(value)
     cdef bytes out

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Protocol
+from collections.abc import Callable
+from types import BuiltinFunctionType
+from typing import Any, Protocol
 
 from . import _frames_py
 from ._wire import Payload
@@ -39,3 +41,17 @@ if not NO_EXTENSIONS:  # pragma: no branch
     else:
         frames = _frames_c
         IMPLEMENTATION = "cython"
+
+
+def document(function: Callable[..., Any], doc: str) -> None:
+    """Give ``function``, one of the hot path's public functions, its docstring ``doc``.
+
+    The compiled twin's are builtin functions (called faster than Cython's own function
+    objects), whose ``__doc__`` cannot be assigned: they get ``doc`` and the pure twin's
+    signature through ``_frames_c._set_doc``."""
+    if isinstance(function, BuiltinFunctionType):
+        code = getattr(_frames_py, function.__name__).__code__
+        params = ", ".join(code.co_varnames[: code.co_argcount])
+        frames._set_doc(function, f"{function.__name__}({params})\n--\n\n{doc}")  # type: ignore[attr-defined]
+    else:
+        function.__doc__ = doc

@@ -216,9 +216,7 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
                 index += 1
         if index != count:
             return None
-        if top_keys == 1:  # only ``contents``
-            return _Result(contents=contents)
-        return _public_result(value, contents)
+        return _as_public(value)
     try:
         wire = _result_decoder(rest)
     except Exception:

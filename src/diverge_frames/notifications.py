@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._impl import document
 from ._impl import frames as _frames
 from ._wire import Payload
 from .types import ErrorData, ServerNotification
@@ -35,7 +36,9 @@ TAG_ERROR = 1
 
 
 decode: Callable[[Payload], ServerNotification | ErrorData] = _frames.decode_notification
-decode.__doc__ = """Decode one notification-channel payload.
+document(
+    decode,
+    """Decode one notification-channel payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
     buffer); the body is not copied and the value returned shares no memory with it.
@@ -49,11 +52,14 @@ decode.__doc__ = """Decode one notification-channel payload.
     :class:`~diverge_frames.UnknownTagError` (tag not 0 or 1),
     :class:`~diverge_frames.FrameBodyError` (not JSON, or not a JSON object with a
     string ``method`` / not an ``ErrorData``), ``TypeError`` (not bytes-like).
-    """
+    """,
+)
 
 
 encode: Callable[[ServerNotification | ErrorData], bytes] = _frames.encode_notification
-encode.__doc__ = """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
+document(
+    encode,
+    """Encode a notification (tag 0) or an :class:`ErrorData` (tag 1) as a payload.
 
     The JSON is what rmcp 3.1 writes for the same value: compact, params with
     ``_meta`` first and their members sorted, free-form objects with their keys
@@ -66,7 +72,8 @@ encode.__doc__ = """Encode a notification (tag 0) or an :class:`ErrorData` (tag 
     as it is (an integer out of its range, a string outside an enum, NaN or an
     infinity, a ``str`` that is not UTF-8, nesting deeper than serde_json reads). The
     message starts with the member's path: ``$.params.level: ...``.
-    """
+    """,
+)
 
 
 class Request:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._impl import document
 from ._impl import frames as _frames
 from ._wire import Payload
 from .types import ErrorData, ReadResourceResult
@@ -26,7 +27,9 @@ TAG_ERROR = 1
 
 
 decode: Callable[[Payload], ReadResourceResult | ErrorData] = _frames.decode_read_resource
-decode.__doc__ = """Decode one read-resource payload.
+document(
+    decode,
+    """Decode one read-resource payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
     buffer); the body is not copied and the value returned shares no memory with it.
@@ -39,11 +42,14 @@ decode.__doc__ = """Decode one read-resource payload.
     :class:`~diverge_frames.UnknownTagError`, :class:`~diverge_frames.FrameBodyError`
     (message and ``path`` say where, e.g. ``$.contents[0].uri``), ``TypeError`` (not
     bytes-like).
-    """
+    """,
+)
 
 
 encode: Callable[[ReadResourceResult | ErrorData], bytes] = _frames.encode_read_resource
-encode.__doc__ = """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
+document(
+    encode,
+    """Encode a :class:`ReadResourceResult` (tag 0) or :class:`ErrorData` (tag 1).
 
     The JSON is what rmcp 3.1 writes for the same value: members in rmcp's order,
     free-form objects with their keys sorted, ``None`` optionals left out. Every member
@@ -56,4 +62,5 @@ encode.__doc__ = """Encode a :class:`ReadResourceResult` (tag 0) or :class:`Erro
     ``ttl_ms``, a ``cache_scope`` outside ``public`` / ``private``, an ``ErrorData``
     code outside ``i32``, ...). The message starts with the member's path:
     ``$.contents[0].text: ...``.
-    """
+    """,
+)
