@@ -21,8 +21,12 @@ cdef extern from "_serde_json.h":
         int root
         int direct
         int keep
+        int deepest
+        const df_sj_member *models
+        int n_models
     ctypedef struct df_sj_result:
         int reason
+        int top
         Py_ssize_t edits
         Py_ssize_t skipped
         int repeated
@@ -48,8 +52,13 @@ cdef extern from "_serde_json.h":
     uint64_t _sj_checksum "df_sj_checksum"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     int _sj_index "df_sj_index"(df_sj_position *positions, int count,
                                 const df_sj_member *members) noexcept nogil
+    int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,
+                                  const df_sj_rules *rules, int *top_keys) noexcept nogil
+    int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
 
 cdef enum:
+    # df_sj_result.top of a body df_sj_glance found plain, not scanned (_source)
+    _GLANCED = -2
     # Room for the struct positions of the three bodies (_rmcp_positions.STRUCT_POSITIONS).
     _MAX_POSITIONS = 64
     _MAX_MEMBERS = 256
@@ -113,6 +122,32 @@ cdef int _flatten(object position, int *n_positions, int *n_members) except -2:
     return at
 
 
+def _walk(position, int depth=1):
+    """Each position at or below ``position`` with its nesting (the top level: 1)."""
+    if position is not None:
+        yield position, depth
+        for child in (*position.children, position.items):
+            yield from _walk(child, depth + 1)
+
+
+cdef df_sj_member _MODELS[3][8]  # each body's model members' names, for df_sj_glance
+
+
+cdef void _glance_rules(int kind, object root) except *:
+    """The rules df_sj_glance reads: the deepest struct position, the model names."""
+    found = list(_walk(root))
+    models = sorted({name.encode() for position, _ in found for name in position.models})
+    if len(models) > 8:
+        raise ImportError("more than 8 model members' names (_MODELS)")
+    _RULES[kind].deepest = max(depth for _, depth in found)
+    for i, name in enumerate(models):
+        _NAMES.append(name)
+        _MODELS[kind][i].name = <const unsigned char *>PyBytes_AS_STRING(name)
+        _MODELS[kind][i].len = <int>len(name)
+    _RULES[kind].models = _MODELS[kind]
+    _RULES[kind].n_models = len(models)
+
+
 cdef int _n_positions = 0, _n_members = 0
 for _k, _expected in enumerate(_EXPECTED):
     _RULES[_k].positions = _POSITIONS
@@ -120,6 +155,7 @@ for _k, _expected in enumerate(_EXPECTED):
     _RULES[_k].root = _flatten(STRUCT_POSITIONS[_expected], &_n_positions, &_n_members)
     _RULES[_k].direct = _k != _NOTIFICATION  # read directly: unknown members skipped
     _RULES[_k].keep = STRUCT_DEPTH
+    _glance_rules(_k, STRUCT_POSITIONS[_expected])
 if _sj_index(_POSITIONS, _n_positions, _MEMBERS) != 0:
     raise ImportError("a struct position's member table does not fit")
 
@@ -131,6 +167,11 @@ cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys,
     it says False and ``top_keys`` is not NULL, ``top_keys[0]`` is how many keys the
     top-level object has."""
     cdef df_sj_result r
+    cdef int keys = 0
+    if not _sj_glance(p, n, &_RULES[kind], &keys):
+        if top_keys != NULL:
+            top_keys[0] = keys
+        return False
     _scan(p, n, kind, &r)
     if top_keys != NULL:
         top_keys[0] = r.top_keys
@@ -255,7 +296,14 @@ cdef object _exact_of(object body):
 cdef object _source(object body, const unsigned char *p, Py_ssize_t n, int tag, int kind,
                     df_sj_result *r):
     """What msgspec decodes for a body the scan ``r`` found no rule to apply to: the
-    body, or its rewrite; None when ``r`` says the exact reading or an error."""
+    body, or its rewrite; None when ``r`` says the exact reading or an error. The body
+    df_sj_glance finds plain is not scanned (only ``r.top_keys`` is set, and ``r.top`` is
+    _GLANCED): when msgspec fails on it, ``_scanned`` scans it."""
+    cdef int keys = 0
+    if not _sj_glance(p, n, &_RULES[kind], &keys):
+        r.top = _GLANCED
+        r.top_keys = keys
+        return body
     _scan(p, n, kind, r)
     if r.reason or r.repeated_top:
         raise _rejected(body, tag, kind, r, None)
@@ -264,6 +312,23 @@ cdef object _source(object body, const unsigned char *p, Py_ssize_t n, int tag, 
     if r.edits:
         return _rewrite(p, n, kind, r, 0)
     return body
+
+
+cdef object _scanned(object body, const unsigned char *p, Py_ssize_t n, int tag, int kind,
+                     df_sj_result *r):
+    """After msgspec failed on a body ``_source`` only glanced at (a syntax error, or
+    serde's sequence form of a struct, which msgspec rejects): the scan ``r`` done as
+    ``_source`` would have done it, and what ``_source`` would have sent it to (an
+    error raised, or the exact reading's value); None when msgspec's failure stands (the
+    caller goes on with ``r`` the scan)."""
+    if r.top != _GLANCED:
+        return None
+    _scan(p, n, kind, r)
+    if r.reason or r.repeated_top:
+        raise _rejected(body, tag, kind, r, None)
+    if r.repeated or r.edits:
+        return _exact(body, tag, kind, None, r)
+    return None
 
 
 cdef inline bint _writable(_Split s):

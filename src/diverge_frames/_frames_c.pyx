@@ -368,13 +368,23 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
         if src is None:
             return _exact(body, tag, _NOTIFICATION, None, &r)
         if _unknown_method(p, n):
-            return _decode_custom(src, body, tag)
-        try:
-            return _notification_decoder(src)
-        except _ValidationError:
-            return decode_custom(src, tag, _exact_of(body))
-        except _DECODE_ERRORS as exc:
-            raise _msgspec_rejected(body, src, tag, _NOTIFICATION, exc)
+            value = _custom(src)
+            if value is not None:
+                return value
+        else:
+            try:
+                return _notification_decoder(src)
+            except _ValidationError:
+                pass
+            except _DECODE_ERRORS as exc:
+                value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+                if value is not None:
+                    return value
+                raise _msgspec_rejected(body, src, tag, _NOTIFICATION, exc)
+        value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+        if value is not None:
+            return value
+        return decode_custom(src, tag, _exact_of(body))
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
@@ -404,17 +414,17 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     return True
 
 
-cdef object _decode_custom(object src, object body, int tag):
+cdef object _custom(object src):
     """rmcp's ``CustomNotification`` for a method no typed class has:
     ``_rmcp.decode_custom`` inlined for the common case (``params`` without
-    ``_meta``); it handles the rest, errors included."""
+    ``_meta``); None for the rest, errors included (``decode_custom`` decides)."""
     try:
         value = _custom_decoder(src)
     except _DECODE_ERRORS:
-        return decode_custom(src, tag, _exact_of(body))
+        return None
     params = _field(value, _PARAMS_AT)
     if params is not None and "_meta" in params:
-        return decode_custom(src, tag, _exact_of(body))
+        return None
     return value
 
 
@@ -474,8 +484,14 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         try:
             wire = _result_decoder(src)
         except _ValidationError as exc:
+            value = _scanned(body, p, n, tag, _RESULT, &r)
+            if value is not None:
+                return value
             return _exact(body, tag, _RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
+            value = _scanned(body, p, n, tag, _RESULT, &r)
+            if value is not None:
+                return value
             raise _msgspec_rejected(body, src, tag, _RESULT, exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
@@ -491,8 +507,14 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
     try:
         return _error_decoder(src)
     except _ValidationError as exc:
+        value = _scanned(body, p, n, tag, _ERROR, &r)
+        if value is not None:
+            return value
         return _exact(body, tag, _ERROR, exc, &r)
     except _DECODE_ERRORS as exc:
+        value = _scanned(body, p, n, tag, _ERROR, &r)
+        if value is not None:
+            return value
         raise _msgspec_rejected(body, src, tag, _ERROR, exc)
 
 

@@ -344,6 +344,11 @@ typedef struct {
     int model_below; /* a model member at this position or below (an array here, serde's
                         sequence form, may hold one) */
     short slots[DF_SJ_SLOTS]; /* members by df_sj_hash of their names (df_sj_index), -1 */
+    uint64_t heads[DF_SJ_SLOTS]; /* the first 8 bytes of each slot's name (df_sj_head) */
+    unsigned char lens[DF_SJ_SLOTS]; /* the length of each slot's name */
+    unsigned char bits[DF_SJ_SLOTS]; /* its member's index in the position */
+    unsigned char flags[DF_SJ_SLOTS]; /* its member's flags */
+    short children[DF_SJ_SLOTS]; /* its member's child */
 } df_sj_position;
 
 typedef struct {
@@ -354,6 +359,10 @@ typedef struct {
                    enum): the values of members it does not have are skipped */
     int keep;   /* the rewrite can spell the keys of objects nested this deep or less with
                    their index ("3:key"), so that a reader keeps repeated keys apart */
+    int deepest; /* the deepest struct position's nesting (the top level: 1), for
+                    df_sj_glance */
+    const df_sj_member *models; /* the model members' names, for df_sj_glance */
+    int n_models;
 } df_sj_rules;
 
 typedef struct {
@@ -404,6 +413,7 @@ DF_INLINE uint64_t df_sj_checksum(const unsigned char *p, df_ssize n) {
 }
 
 DF_INLINE df_ssize df_sj_ws(const unsigned char *p, df_ssize n, df_ssize i) {
+    if (i < n && p[i] > ' ') return i;
     while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) i++;
     return i;
 }
@@ -508,7 +518,21 @@ static inline __attribute__((always_inline))
 df_ssize df_sj_string(const unsigned char *p, df_ssize n, df_ssize j, int parsed,
                       int *escaped, int *surrogate, int *reason) {
     int flags = 0, why = DF_SJ_OK;
-    df_ssize end = df_string_end(p, n, j, &flags);
+    df_ssize end;
+#if DF_SSE2
+    if (j + 16 <= n) { /* a short string of ASCII without escapes: its first 16 bytes */
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+        unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
+        unsigned odd = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C))) |
+                       (unsigned)_mm_movemask_epi8(v);
+        if (!parsed) odd |= (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        if (q && !(odd & ((q & (0u - q)) - 1u))) {
+            *escaped = 0;
+            return j + (df_ssize)df_lowest_bit(q);
+        }
+    }
+#endif
+    end = df_string_end(p, n, j, &flags);
     *escaped = flags & DF_ESCAPED;
     if (end < 0 || (!parsed && df_sj_has_control(p, j, end, n))) {
         *reason = DF_SJ_STRING;
@@ -590,51 +614,81 @@ DF_INLINE int df_sj_same(const unsigned char *a, const unsigned char *b, df_ssiz
     return 1;
 }
 
-/* The slot of a name in a position's table: its length and three of its bytes. */
-DF_INLINE unsigned df_sj_hash(const unsigned char *name, df_ssize len) {
-    if (len == 0) return 0;
-    return ((unsigned)len * 0x9Du ^ (unsigned)name[0] * 0x3Bu ^ (unsigned)name[len - 1] * 0x71u ^
-            (unsigned)name[len >> 1] * 0x1Fu) &
-           (DF_SJ_SLOTS - 1);
+/* A name's first 8 bytes (zeros past its end) as one word; `avail` bytes can be read
+   at name (8 or more: one unaligned load). */
+DF_INLINE uint64_t df_sj_head(const unsigned char *name, df_ssize len, df_ssize avail) {
+    unsigned char bytes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint64_t w;
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+    if (avail >= 8) {
+        memcpy(&w, name, 8);
+        return len >= 8 ? w : w & ((1ULL << (8 * len)) - 1u);
+    }
+#else
+    (void)avail;
+#endif
+    memcpy(bytes, name, (size_t)(len < 8 ? len : 8));
+    memcpy(&w, bytes, 8);
+    return w;
+}
+
+/* The slot of a name in a position's table: its head and length. */
+DF_INLINE unsigned df_sj_hash(uint64_t head, df_ssize len) {
+    return ((unsigned)((head * 0x9E3779B97F4A7C15ULL) >> 58) ^ (unsigned)len) & (DF_SJ_SLOTS - 1);
 }
 
 /* Fill each position's slots from its members' names (open addressing); 0, or -1 when a
-   position has more than DF_SJ_MAX_MEMBERS members. Called once, before any scan. */
+   position has more than DF_SJ_MAX_MEMBERS members or a name is longer than
+   DF_SJ_NAME_MAX. Called once, before any scan. */
 DF_INLINE int df_sj_index(df_sj_position *positions, int count, const df_sj_member *members) {
     int k, i;
     unsigned h;
+    uint64_t head;
     for (k = 0; k < count; k++) {
         if (positions[k].count > DF_SJ_MAX_MEMBERS) return -1;
-        for (i = 0; i < DF_SJ_SLOTS; i++) positions[k].slots[i] = -1;
+        for (i = 0; i < DF_SJ_SLOTS; i++) {
+            positions[k].slots[i] = -1;
+            positions[k].heads[i] = 0;
+            positions[k].lens[i] = 0;
+        }
         for (i = positions[k].first; i < positions[k].first + positions[k].count; i++) {
-            h = df_sj_hash(members[i].name, members[i].len);
+            if (members[i].len > DF_SJ_NAME_MAX) return -1;
+            head = df_sj_head(members[i].name, members[i].len, 0);
+            h = df_sj_hash(head, members[i].len);
             while (positions[k].slots[h] >= 0) h = (h + 1) & (DF_SJ_SLOTS - 1);
             positions[k].slots[h] = (short)i;
+            positions[k].heads[h] = head;
+            positions[k].lens[h] = (unsigned char)members[i].len;
+            positions[k].bits[h] = (unsigned char)(i - positions[k].first);
+            positions[k].flags[h] = (unsigned char)members[i].flags;
+            positions[k].children[h] = (short)members[i].child;
         }
     }
     return 0;
 }
 
-/* The member of position `at` named by the key p[j:end] (escapes undone when escaped),
-   as an index into members, or -1. */
+/* The slot of position `at`'s table that holds the member named by the key p[j:end]
+   (escapes undone when escaped), or -1. */
 DF_INLINE int df_sj_member_of(const df_sj_rules *rules, int at, const unsigned char *p,
-                              df_ssize j, df_ssize end, int escaped) {
+                              df_ssize n, df_ssize j, df_ssize end, int escaped) {
     const df_sj_position *pos = &rules->positions[at];
-    const df_sj_member *member;
     unsigned char buf[DF_SJ_NAME_MAX];
     const unsigned char *key = p + j;
-    df_ssize len = end - j;
+    df_ssize len = end - j, avail = n - j;
+    uint64_t head;
     unsigned h;
     int i;
     if (escaped) {
         len = df_sj_unescape(p, j, end, buf);
         if (len < 0) return -1;
         key = buf;
+        avail = 0;
     }
     if (len > DF_SJ_NAME_MAX) return -1;
-    for (h = df_sj_hash(key, len); (i = pos->slots[h]) >= 0; h = (h + 1) & (DF_SJ_SLOTS - 1)) {
-        member = &rules->members[i];
-        if (member->len == len && df_sj_same(member->name, key, len)) return i;
+    head = df_sj_head(key, len, avail);
+    for (h = df_sj_hash(head, len); (i = pos->slots[h]) >= 0; h = (h + 1) & (DF_SJ_SLOTS - 1)) {
+        if (pos->heads[h] != head || pos->lens[h] != len) continue;
+        if (len <= 8 || df_sj_same(rules->members[i].name + 8, key + 8, len - 8)) return (int)h;
     }
     return -1;
 }
@@ -949,16 +1003,16 @@ key:
     pending = level->items;
     pos = level->position;
     if (pos < 0) goto value;
-    m = df_sj_member_of(rules, pos, p, key, k, escaped);
+    m = df_sj_member_of(rules, pos, p, n, key, k, escaped);
     if (m >= 0) {
-        if (rules->members[m].flags & DF_SJ_MODEL) r->repeated = r->model = 1;
-        bit = m - rules->positions[pos].first;
+        if (rules->positions[pos].flags[m] & DF_SJ_MODEL) r->repeated = r->model = 1;
+        bit = rules->positions[pos].bits[m];
         if (level->seen >> bit & 1u) {
             r->repeated = 1;
             if (depth == 1) r->repeated_top |= 1ULL << bit;
         }
         level->seen |= 1ULL << bit;
-        pending = rules->members[m].child;
+        pending = rules->positions[pos].children[m];
         goto value;
     }
     pending = -1;
@@ -983,6 +1037,169 @@ key:
     i = k;
     goto after;
 #undef DF_SJ_REJECT
+}
+
+/* ------------------------------------------------------------------ the glance */
+
+/* df_sj_glance looks at the keys of objects nested this deep or less (and of at most
+   this many keys); a struct position deeper than it sends every body to df_sj_scan. */
+#define DF_SJ_GLANCE_DEPTH 8
+#define DF_SJ_GLANCE_KEYS 16
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define DF_SJ_NOINLINE static __declspec(noinline)
+#else
+#define DF_SJ_NOINLINE static __attribute__((noinline))
+#endif
+
+/* df_sj_glance's string, past the quick look (df_sj_glance_quick): the index of its closing
+   quote, or -1 when it is not closed or holds a bad or surrogate escape, a raw control
+   character or invalid UTF-8. *escaped: it holds a backslash. Kept out of line, as the
+   rest of what df_sj_glance seldom needs, so that its loop stays small. */
+DF_SJ_NOINLINE df_ssize df_sj_glance_string(const unsigned char *p, df_ssize n, df_ssize j,
+                                            int *escaped) {
+    int flags = 0, surrogate = 0;
+    df_ssize end = df_string_end(p, n, j, &flags);
+    if (end < 0 || df_sj_has_control(p, j, end, n)) return -1;
+    *escaped = flags & DF_ESCAPED;
+    if (*escaped && (df_sj_escapes(p, j, end, 1, &surrogate) != DF_SJ_OK || surrogate))
+        return -1;
+    if ((!DF_SSE2 || (flags & DF_HIGH)) && !df_valid_utf8(p + j, end - j)) return -1;
+    return end;
+}
+
+/* The end of the string whose content starts at p[j] when it is ASCII without escapes
+   or control characters (16 bytes a step, the last step over the body's last 16 bytes),
+   else -1 (df_sj_glance_string decides). The signed compare below 0x20 takes the bytes
+   >= 0x80 too. */
+DF_INLINE df_ssize df_sj_glance_quick(const unsigned char *p, df_ssize n, df_ssize j) {
+#if DF_SSE2
+    const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C),
+                  space = _mm_set1_epi8(0x20);
+    __m128i v;
+    unsigned q, odd, off = 0;
+    df_ssize at;
+    if (n < 16) return -1;
+    for (;;) {
+        at = j;
+        if (j + 16 > n) { /* the rest: the body's last 16 bytes, those before j shifted out */
+            if (j >= n) return -1;
+            at = n - 16;
+            off = (unsigned)(j - at);
+        }
+        v = _mm_loadu_si128((const __m128i *)(p + at));
+        q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) >> off;
+        odd = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) |
+               (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, space))) >>
+              off;
+        if (q) return odd & ((q & (0u - q)) - 1u) ? -1 : j + (df_ssize)df_lowest_bit(q);
+        if (odd || off) return -1;
+        j += 16;
+    }
+#else
+    (void)p;
+    (void)n;
+    (void)j;
+    return -1;
+#endif
+}
+
+/* df_sj_glance's number at p[i], past the quick look: its end, or -1 unless plain. */
+DF_SJ_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_ssize i) {
+    int kind;
+    double f;
+    i = df_sj_number(p, n, i, &kind, &f);
+    return kind == DF_NUM_PLAIN ? i : -1;
+}
+
+/* df_sj_glance(p, n, rules, &top_keys): a cheaper look at the body p[:n] than df_sj_scan
+   (no positions, no syntax): 0 when msgspec reads it as serde_json does or rejects it,
+   else 1 (df_sj_scan decides). 0 needs every string's escapes valid and none a surrogate,
+   no raw control character, valid UTF-8, every number plain (df_sj_number), nesting at
+   most DF_SJ_SKIP_DEPTH, and in each object nested rules->deepest levels or less at
+   most DF_SJ_GLANCE_KEYS keys, none escaped, none repeated, none a model member's name.
+   A body it says 0 for is one df_sj_scan finds nothing in (no reason, repeated member or
+   edit), or one msgspec rejects: a syntax error (df_sj_scan words it), or an array where
+   serde's derived struct reads its sequence form (a repeated in df_sj_scan's terms),
+   which msgspec's struct, literal or union there rejects. With 0, *top_keys is how many
+   keys the top-level object has. Reads only p[:n]. */
+DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
+                           int *top_keys) {
+    uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int keys[DF_SJ_GLANCE_DEPTH + 1];
+    df_ssize i = 0, j, key = 0, key_end = 0, len;
+    int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count;
+    uint64_t head;
+    unsigned char c;
+    *top_keys = 0;
+    if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
+    keys[1] = 0;
+    while (i < n) {
+        c = p[i];
+        if (c == '"') {
+            key = ++i;
+            escaped = 0;
+            key_end = df_sj_glance_quick(p, n, i);
+            if (key_end >= 0) {
+                i = key_end + 1;
+                continue;
+            }
+            key_end = df_sj_glance_string(p, n, i, &escaped);
+            if (key_end < 0) return 1;
+            i = key_end + 1;
+            continue;
+        }
+        if (c == ':') {
+            i++;
+            if (depth == 1) ++*top_keys;
+            if (depth < 1 || depth > deepest) continue;
+            count = keys[depth];
+            if (escaped || count == DF_SJ_GLANCE_KEYS) return 1;
+            len = key_end - key;
+            head = df_sj_head(p + key, len, n - key);
+            for (m = 0; m < rules->n_models; m++)
+                if (rules->models[m].len == len && df_sj_same(rules->models[m].name, p + key, len))
+                    return 1;
+            for (d = 0; d < count; d++)
+                if (heads[depth][d] == head && lens[depth][d] == len &&
+                    (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
+                    return 1;
+            heads[depth][count] = head;
+            starts[depth][count] = key;
+            lens[depth][count] = (int)len;
+            keys[depth] = count + 1;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (++depth > DF_SJ_SKIP_DEPTH) return 1;
+            if (depth <= deepest) keys[depth] = 0;
+            i++;
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            if (--depth < 0) return 0; /* msgspec rejects it */
+            i++;
+            continue;
+        }
+        if (c == '-' || DF_IS_DIGIT(c)) {
+            /* quick: an integer of at most 15 digits, not -0 (no leading zero) */
+            j = i + (c == '-');
+            while (j < n && DF_IS_DIGIT(p[j])) j++;
+            len = j - i - (c == '-');
+            if (len >= 1 && len <= 15 && (p[j - len] != '0' || (len == 1 && c != '-')) &&
+                (j >= n || (p[j] != '.' && (p[j] | 0x20) != 'e'))) {
+                i = j;
+                continue;
+            }
+            i = df_sj_glance_number(p, n, i);
+            if (i < 0) return 1;
+            continue;
+        }
+        i++; /* whitespace, a comma, a literal's letters (or a syntax error) */
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------ writing */
