@@ -148,6 +148,38 @@ def test_keys_as_the_reference(frames: ModuleType, index: int) -> None:
     assert same(outcome(decoder(frames, channel), payload), _reference(channel, payload)), payload
 
 
+# Short string content, each escape JSON has and what serde_json rejects (a lone
+# surrogate, an unknown escape, a bad hex digit, a raw control byte, invalid UTF-8), read
+# in 16-byte steps by the compiled twin's first look at a body.
+_ESCAPES = [
+    b'\\"', b"\\\\", b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t", b"\\u0041",
+    b"\\u00e9", b"\\uffff", b"\\u0000", b"\\ud83d\\ude00", b"\\ud800", b"\\udc00",
+    b"\\uD800\\u0041", b"\\ud7ff", b"\\ue000", b"\\x", b"\\u12G4", b"\\u12", b"\\\x01",
+    b"\x01", "\u00e9".encode(), b"\xff", b"\\",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("escape", _ESCAPES, ids=repr)
+def test_short_strings_as_the_reference(frames: ModuleType, escape: bytes) -> None:
+    """An escape (or a byte serde_json rejects) at each offset of a short key or value
+    string, near a body's end too, in a member read or skipped (serde_json skips a lone
+    surrogate), reads as the reference reading reads it."""
+    for shift in range(0, 18):
+        pad = b"a" * shift
+        for channel, payload in (
+            ("notifications", b'\x00{"method":"notifications/message","params":{"level":"info","data":"'
+             + pad + escape + b'"}}'),
+            ("notifications", b'\x00{"method":"x/y","params":{"' + pad + escape + b'":1}}'),
+            ("notifications", b'\x01{"code":1,"message":"' + pad + escape + b'"}'),
+            ("read-resource", b'\x00{"contents":[{"uri":"' + pad + escape + b'","text":"t"}]}'),
+            ("read-resource", b'\x00{"contents":[],"' + pad + escape + b'":0}'),
+            ("read-resource", b'\x00{"contents":[],"x":"' + pad + escape + b'"}'),
+            ("notifications", b'\x01{"code":1,"message":"m","x":["' + pad + escape + b'"]}'),
+        ):  # fmt: skip
+            got = outcome(decoder(frames, channel), payload)
+            assert same(got, _reference(channel, payload)), payload
+
+
 # ------------------------------------------------------------------ the caller's stack
 
 

@@ -140,6 +140,8 @@ cdef void _glance_rules(int kind, object root) except *:
     if len(models) > 8:
         raise ImportError("more than 8 model members' names (_MODELS)")
     _RULES[kind].deepest = max(depth for _, depth in found)
+    if _RULES[kind].deepest > _SJ_GLANCE_DEPTH:  # every body would be scanned
+        raise ImportError("a struct position deeper than DF_SJ_GLANCE_DEPTH")
     for i, name in enumerate(models):
         _NAMES.append(name)
         _MODELS[kind][i].name = <const unsigned char *>PyBytes_AS_STRING(name)

@@ -1043,7 +1043,7 @@ key:
 
 /* df_sj_glance looks at the keys of objects nested this deep or less (and of at most
    this many keys); a struct position deeper than it sends every body to df_sj_scan. */
-#define DF_SJ_GLANCE_DEPTH 8
+#define DF_SJ_GLANCE_DEPTH 4
 #define DF_SJ_GLANCE_KEYS 16
 
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -1068,20 +1068,24 @@ DF_SJ_NOINLINE df_ssize df_sj_glance_string(const unsigned char *p, df_ssize n, 
     return end;
 }
 
-/* The end of the string whose content starts at p[j] when it is ASCII without escapes
-   or control characters (16 bytes a step, the last step over the body's last 16 bytes),
-   else -1 (df_sj_glance_string decides). The signed compare below 0x20 takes the bytes
-   >= 0x80 too. */
-DF_INLINE df_ssize df_sj_glance_quick(const unsigned char *p, df_ssize n, df_ssize j) {
+/* The end of the string whose content starts at p[j] when it is ASCII without control
+   characters, its escapes valid and none a surrogate's \u (16 bytes a step, the last
+   step over the body's last 16 bytes), else -1 (df_sj_glance_string decides). *escaped
+   is set when it holds an escape. The signed compare below 0x20 takes the bytes >= 0x80
+   too. */
+DF_INLINE df_ssize df_sj_glance_quick(const unsigned char *p, df_ssize n, df_ssize j,
+                                      int *escaped) {
 #if DF_SSE2
     const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C),
                   space = _mm_set1_epi8(0x20);
     __m128i v;
-    unsigned q, odd, off = 0;
-    df_ssize at;
+    unsigned q, odd, stop, first, off;
+    df_ssize at, k;
+    int u;
     if (n < 16) return -1;
     for (;;) {
         at = j;
+        off = 0;
         if (j + 16 > n) { /* the rest: the body's last 16 bytes, those before j shifted out */
             if (j >= n) return -1;
             at = n - 16;
@@ -1089,17 +1093,37 @@ DF_INLINE df_ssize df_sj_glance_quick(const unsigned char *p, df_ssize n, df_ssi
         }
         v = _mm_loadu_si128((const __m128i *)(p + at));
         q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) >> off;
-        odd = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) |
-               (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, space))) >>
-              off;
-        if (q) return odd & ((q & (0u - q)) - 1u) ? -1 : j + (df_ssize)df_lowest_bit(q);
-        if (odd || off) return -1;
-        j += 16;
+        odd = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, space)) >> off;
+        stop = q | odd | ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) >> off);
+        if (!stop) {
+            if (off) return -1;
+            j += 16;
+            continue;
+        }
+        first = stop & (0u - stop);
+        k = j + (df_ssize)df_lowest_bit(stop);
+        if (q & first) return k;
+        if (odd & first) return -1;
+        if (k + 1 >= n) return -1; /* a backslash at p[k] */
+        switch (p[k + 1]) {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+            j = k + 2;
+            break;
+        case 'u':
+            u = df_sj_hex4(p, n, k + 2);
+            if (u < 0 || (u >= 0xD800 && u <= 0xDFFF)) return -1; /* msgspec rejects it */
+            j = k + 6;
+            break;
+        default:
+            return -1;
+        }
+        *escaped = 1;
     }
 #else
     (void)p;
     (void)n;
     (void)j;
+    (void)escaped;
     return -1;
 #endif
 }
@@ -1131,6 +1155,8 @@ DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules
     int keys[DF_SJ_GLANCE_DEPTH + 1];
     df_ssize i = 0, j, key = 0, key_end = 0, len;
     int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count;
+    const df_sj_member *models = rules->models;
+    const int n_models = rules->n_models;
     uint64_t head;
     unsigned char c;
     *top_keys = 0;
@@ -1141,7 +1167,7 @@ DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules
         if (c == '"') {
             key = ++i;
             escaped = 0;
-            key_end = df_sj_glance_quick(p, n, i);
+            key_end = df_sj_glance_quick(p, n, i, &escaped);
             if (key_end >= 0) {
                 i = key_end + 1;
                 continue;
@@ -1159,9 +1185,8 @@ DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules
             if (escaped || count == DF_SJ_GLANCE_KEYS) return 1;
             len = key_end - key;
             head = df_sj_head(p + key, len, n - key);
-            for (m = 0; m < rules->n_models; m++)
-                if (rules->models[m].len == len && df_sj_same(rules->models[m].name, p + key, len))
-                    return 1;
+            for (m = 0; m < n_models; m++)
+                if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
             for (d = 0; d < count; d++)
                 if (heads[depth][d] == head && lens[depth][d] == len &&
                     (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
