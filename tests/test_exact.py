@@ -164,7 +164,7 @@ def test_short_strings_as_the_reference(frames: ModuleType, escape: bytes) -> No
     """An escape (or a byte serde_json rejects) at each offset of a short key or value
     string, near a body's end too, in a member read or skipped (serde_json skips a lone
     surrogate), reads as the reference reading reads it."""
-    for shift in range(0, 18):
+    for shift in range(18):
         pad = b"a" * shift
         for channel, payload in (
             ("notifications", b'\x00{"method":"notifications/message","params":{"level":"info","data":"'
