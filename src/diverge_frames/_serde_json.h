@@ -1052,82 +1052,6 @@ key:
 #define DF_SJ_NOINLINE static __attribute__((noinline))
 #endif
 
-/* df_sj_glance's string, past the quick look (df_sj_glance_quick): the index of its closing
-   quote, or -1 when it is not closed or holds a bad or surrogate escape, a raw control
-   character or invalid UTF-8. *escaped: it holds a backslash. Kept out of line, as the
-   rest of what df_sj_glance seldom needs, so that its loop stays small. */
-DF_SJ_NOINLINE df_ssize df_sj_glance_string(const unsigned char *p, df_ssize n, df_ssize j,
-                                            int *escaped) {
-    int flags = 0, surrogate = 0;
-    df_ssize end = df_string_end(p, n, j, &flags);
-    if (end < 0 || df_sj_has_control(p, j, end, n)) return -1;
-    *escaped = flags & DF_ESCAPED;
-    if (*escaped && (df_sj_escapes(p, j, end, 1, &surrogate) != DF_SJ_OK || surrogate))
-        return -1;
-    if ((!DF_SSE2 || (flags & DF_HIGH)) && !df_valid_utf8(p + j, end - j)) return -1;
-    return end;
-}
-
-/* The end of the string whose content starts at p[j] when it is ASCII without control
-   characters, its escapes valid and none a surrogate's \u (16 bytes a step, the last
-   step over the body's last 16 bytes), else -1 (df_sj_glance_string decides). *escaped
-   is set when it holds an escape. The signed compare below 0x20 takes the bytes >= 0x80
-   too. */
-DF_INLINE df_ssize df_sj_glance_quick(const unsigned char *p, df_ssize n, df_ssize j,
-                                      int *escaped) {
-#if DF_SSE2
-    const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C),
-                  space = _mm_set1_epi8(0x20);
-    __m128i v;
-    unsigned q, odd, stop, first, off;
-    df_ssize at, k;
-    int u;
-    if (n < 16) return -1;
-    for (;;) {
-        at = j;
-        off = 0;
-        if (j + 16 > n) { /* the rest: the body's last 16 bytes, those before j shifted out */
-            if (j >= n) return -1;
-            at = n - 16;
-            off = (unsigned)(j - at);
-        }
-        v = _mm_loadu_si128((const __m128i *)(p + at));
-        q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) >> off;
-        odd = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, space)) >> off;
-        stop = q | odd | ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash)) >> off);
-        if (!stop) {
-            if (off) return -1;
-            j += 16;
-            continue;
-        }
-        first = stop & (0u - stop);
-        k = j + (df_ssize)df_lowest_bit(stop);
-        if (q & first) return k;
-        if (odd & first) return -1;
-        if (k + 1 >= n) return -1; /* a backslash at p[k] */
-        switch (p[k + 1]) {
-        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-            j = k + 2;
-            break;
-        case 'u':
-            u = df_sj_hex4(p, n, k + 2);
-            if (u < 0 || (u >= 0xD800 && u <= 0xDFFF)) return -1; /* msgspec rejects it */
-            j = k + 6;
-            break;
-        default:
-            return -1;
-        }
-        *escaped = 1;
-    }
-#else
-    (void)p;
-    (void)n;
-    (void)j;
-    (void)escaped;
-    return -1;
-#endif
-}
-
 /* df_sj_glance's number at p[i], past the quick look: its end, or -1 unless plain. */
 DF_SJ_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_ssize i) {
     int kind;
@@ -1138,14 +1062,16 @@ DF_SJ_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, 
 
 /* df_sj_glance(p, n, rules, &top_keys): a cheaper look at the body p[:n] than df_sj_scan
    (no positions, no syntax): 0 when msgspec reads it as serde_json does or rejects it,
-   else 1 (df_sj_scan decides). 0 needs every string's escapes valid and none a surrogate,
-   no raw control character, valid UTF-8, every number plain (df_sj_number), nesting at
-   most DF_SJ_SKIP_DEPTH, and in each object nested rules->deepest levels or less at
-   most DF_SJ_GLANCE_KEYS keys, none escaped, none repeated, none a model member's name.
-   A body it says 0 for is one df_sj_scan finds nothing in (no reason, repeated member or
-   edit), or one msgspec rejects: a syntax error (df_sj_scan words it), or an array where
-   serde's derived struct reads its sequence form (a repeated in df_sj_scan's terms),
-   which msgspec's struct, literal or union there rejects. With 0, *top_keys is how many
+   else 1 (df_sj_scan decides). 0 needs valid UTF-8, every number plain (df_sj_number),
+   nesting at most DF_SJ_SKIP_DEPTH, and in each object nested rules->deepest levels or
+   less at most DF_SJ_GLANCE_KEYS keys, none escaped, none repeated, none a model
+   member's name. A body it says 0 for is one df_sj_scan finds nothing in (no reason,
+   repeated member or edit), or one msgspec rejects: a syntax error, a raw control
+   character, a bad escape or a lone surrogate in any string, read or skipped (the scan
+   after msgspec's failure words it, or, for a surrogate in a value serde_json skips,
+   sends it to the exact reading), or an array where serde's derived struct reads its
+   sequence form (a repeated in df_sj_scan's terms), which msgspec's struct, literal or
+   union there rejects. With 0, *top_keys is how many
    keys the top-level object has. Reads only p[:n]. */
 DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
                            int *top_keys) {
@@ -1154,26 +1080,24 @@ DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int keys[DF_SJ_GLANCE_DEPTH + 1];
     df_ssize i = 0, j, key = 0, key_end = 0, len;
-    int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count;
+    int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count, flags;
     const df_sj_member *models = rules->models;
     const int n_models = rules->n_models;
     uint64_t head;
     unsigned char c;
     *top_keys = 0;
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
+    if (!DF_SSE2 && !df_valid_utf8(p, n)) return 1; /* DF_HIGH is SSE2's */
     keys[1] = 0;
     while (i < n) {
         c = p[i];
         if (c == '"') {
             key = ++i;
-            escaped = 0;
-            key_end = df_sj_glance_quick(p, n, i, &escaped);
-            if (key_end >= 0) {
-                i = key_end + 1;
-                continue;
-            }
-            key_end = df_sj_glance_string(p, n, i, &escaped);
+            flags = 0;
+            key_end = df_string_end(p, n, i, &flags);
             if (key_end < 0) return 1;
+            if ((flags & DF_HIGH) && !df_valid_utf8(p + i, key_end - i)) return 1;
+            escaped = flags & DF_ESCAPED;
             i = key_end + 1;
             continue;
         }
