@@ -65,6 +65,9 @@ def extensions():
             "src/diverge_frames/_public.pxi",
             "src/diverge_frames/_check.h",
             "src/diverge_frames/_check_plans.pxi",
+            "src/diverge_frames/_serde_json.h",
+            "src/diverge_frames/_pow10.h",
+            "src/diverge_frames/_exact.pxi",
         ],
         include_dirs=["src/diverge_frames"],
     )

@@ -34,7 +34,8 @@ check ruff --version
 check ruff check .
 check ruff format --check .
 check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx \
-  src/diverge_frames/_check_plans.pxi src/diverge_frames/_public.pxi
+  src/diverge_frames/_check_plans.pxi src/diverge_frames/_public.pxi \
+  src/diverge_frames/_strings.pxi src/diverge_frames/_exact.pxi
 check mypy --version
 check mypy --cache-dir "$WORK/mypy-cache"
 check pyright --version

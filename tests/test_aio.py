@@ -332,3 +332,31 @@ def test_read_resource_cancelled(frames) -> None:
 
     asyncio.run(main())
     assert source.closed
+
+
+def test_max_payload_size() -> None:
+    """``max_payload_size`` reaches the channel: a longer payload raises
+    PayloadTooLargeError (and closes the source); no limit by default."""
+    from diverge_frames import PayloadTooLargeError
+
+    longest = max(len(p) for p in NOTIFICATIONS)
+
+    async def collect(limit: int | None, source: Source) -> list[Any]:
+        out = []
+        async with aclosing(aio.notifications(source(), max_payload_size=limit)) as stream:
+            async for value in stream:
+                out.append(value)
+        return out
+
+    assert len(asyncio.run(collect(longest, Source(NOTIFICATIONS)))) == len(NOTIFICATIONS)
+    source = Source(NOTIFICATIONS)
+    with pytest.raises(PayloadTooLargeError):
+        asyncio.run(collect(longest - 1, source))
+    assert source.closed
+    result = RESULTS[0]
+    with pytest.raises(PayloadTooLargeError):
+        asyncio.run(aio.read_resource(Source([result])(), max_payload_size=len(result) - 1))
+    assert isinstance(
+        asyncio.run(aio.read_resource(Source([result])(), max_payload_size=len(result))),
+        ReadResourceResult,
+    )

@@ -315,3 +315,34 @@ def test_sequence_error_is_a_frame_error() -> None:
     with pytest.raises(ValueError, match="after") as info:
         ch.receive(NOTIFICATIONS[0])
     assert isinstance(info.value, SequenceError)
+
+
+# ------------------------------------------------------------------ max_payload_size
+
+
+@pytest.mark.parametrize("channel_class", ["NotificationChannel", "OneShotChannel"])
+@pytest.mark.parametrize("make", [bytes, bytearray, memoryview])
+def test_max_payload_size(channel_class: str, make: type) -> None:
+    """A payload longer than ``max_payload_size`` is refused before it is read
+    (PayloadTooLargeError, a FrameError; the state unchanged, the buffer not kept
+    exported); one of the limit's length is read; no limit by default."""
+    from diverge_frames import PayloadTooLargeError
+
+    body = b'\x01{"code":1,"message":"' + b"m" * 100 + b'"}'  # an ErrorData: either channel
+    cls = globals()[channel_class]  # the twin's (_each_channel_twin)
+    limited = cls(max_payload_size=len(body) - 1)
+    buffer = bytearray(body)
+    payload = make(buffer) if make is not bytes else body
+    with pytest.raises(PayloadTooLargeError) as info:
+        limited.receive(payload)
+    assert isinstance(info.value, FrameError)
+    assert (info.value.size, info.value.limit) == (len(body), len(body) - 1)
+    assert limited.state is ChannelState.OPEN
+    if make is memoryview:
+        payload.release()
+    buffer.clear()  # no export left behind
+    assert isinstance(cls(max_payload_size=len(body)).receive_value(body), ErrorData)
+    assert isinstance(cls().receive_value(body), ErrorData)
+    for bad in (0, -1, 1.5, "10"):
+        with pytest.raises(ValueError, match="max_payload_size must be a positive int"):
+            cls(max_payload_size=bad)

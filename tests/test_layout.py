@@ -21,15 +21,16 @@ PACKAGE = Path(diverge_frames.__file__).parent
 
 
 def test_compiled_limits_equal_the_rules(frames) -> None:
+    """The C header's limits and reason codes (``_serde_json.h``) are ``_serde_json``'s."""
     if frames.__name__.endswith("_frames_py"):
         pytest.skip("the pure twin reads the rules' constants directly")
-    assert frames.LIMITS == {
-        "STRUCT_DEPTH": _rmcp.STRUCT_DEPTH,
-        "MODEL_MEMBER_DEPTH": _rmcp.MODEL_MEMBER_DEPTH,
-        "MAX_DEPTH": _serde_json.MAX_DEPTH,
-        "MAX_PLAIN_DECIMAL_DIGITS": _serde_json.MAX_PLAIN_DECIMAL_DIGITS,
-        "MAX_PLAIN_INTEGER_DIGITS": _serde_json.MAX_PLAIN_INTEGER_DIGITS,
-    }
+    limits = frames.LIMITS
+    assert limits["MAX_DEPTH"] == _serde_json.MAX_DEPTH
+    assert limits["MAX_POWER"] == _serde_json.MAX_POWER
+    assert limits["MAX_SIGNIFICAND"] == _serde_json.MAX_SIGNIFICAND
+    for name, code in limits["REASONS"].items():
+        assert _serde_json.REASONS[code] == getattr(_serde_json, name), name
+    assert len(limits["REASONS"]) == len(_serde_json.REASONS) - 1
 
 
 def _imported_modules(path: Path) -> set[str]:

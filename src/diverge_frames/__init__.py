@@ -16,7 +16,14 @@ from __future__ import annotations
 from . import notifications, read_resource, types
 from ._convert import convert, json_schema, to_builtins
 from ._impl import IMPLEMENTATION
-from .errors import EmptyFrameError, FrameBodyError, FrameError, SequenceError, UnknownTagError
+from .errors import (
+    EmptyFrameError,
+    FrameBodyError,
+    FrameError,
+    PayloadTooLargeError,
+    SequenceError,
+    UnknownTagError,
+)
 from .types import (
     CustomNotification,
     ErrorData,
@@ -36,6 +43,7 @@ __all__ = [
     "EmptyFrameError",
     "UnknownTagError",
     "FrameBodyError",
+    "PayloadTooLargeError",
     "SequenceError",
     "ServerNotification",
     "CustomNotification",

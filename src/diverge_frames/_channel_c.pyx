@@ -28,7 +28,7 @@ from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 from . import notifications as _notifications
 from . import read_resource as _read_resource
 from ._events import (ABORTED, FINISHED, NOT_SERVED, ChannelState, Error, Notification, Result,
-                      already_ended, refused)
+                      already_ended, limited, refused)
 from .types import ErrorData
 
 cdef extern from "_channel.h":
@@ -136,7 +136,7 @@ cdef class _Channel:
 
 cdef class NotificationChannel(_Channel):
     # The first two lines: the signature, for inspect (a compiled class has no other).
-    """NotificationChannel(decode=None)
+    """NotificationChannel(decode=None, *, max_payload_size=None)
 --
 
 The notification channel (kind 4, ``/mcp/notifications/{channel}``).
@@ -145,10 +145,14 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
     ``decode`` turns one payload into a notification or an ``ErrorData``; it defaults
     to :func:`diverge_frames.notifications.decode` (pass
     ``_frames_py.decode_notification`` to pin the pure-Python twin).
+    ``max_payload_size``: payloads longer than this many bytes are refused with
+    :class:`~diverge_frames.errors.PayloadTooLargeError` before they are read (none by
+    default, as rmcp has none); see :func:`diverge_frames._events.limited`.
     """
 
-    def __init__(self, decode=None):
-        self._decode = _notifications.decode if decode is None else decode
+    def __init__(self, decode=None, *, max_payload_size=None):
+        self._decode = limited(_notifications.decode if decode is None else decode,
+                               max_payload_size)
         self._state = _OPEN
         self._received = 0
         self._one_shot = False
@@ -192,17 +196,19 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
 
 cdef class OneShotChannel(_Channel):
     # The first two lines: the signature, for inspect (a compiled class has no other).
-    """OneShotChannel(decode=None)
+    """OneShotChannel(decode=None, *, max_payload_size=None)
 --
 
 A read-resource channel: exactly one response, then the finish.
 
     ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
-    defaults to :func:`diverge_frames.read_resource.decode`.
+    defaults to :func:`diverge_frames.read_resource.decode`. ``max_payload_size``: as
+    :class:`NotificationChannel`'s.
     """
 
-    def __init__(self, decode=None):
-        self._decode = _read_resource.decode if decode is None else decode
+    def __init__(self, decode=None, *, max_payload_size=None):
+        self._decode = limited(_read_resource.decode if decode is None else decode,
+                               max_payload_size)
         self._state = _OPEN
         self._received = 0
         self._one_shot = True

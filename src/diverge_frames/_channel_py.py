@@ -24,6 +24,7 @@ from ._events import (
     NotServed,
     Result,
     already_ended,
+    limited,
     refused,
 )
 from ._wire import Payload
@@ -107,12 +108,19 @@ class NotificationChannel(_Channel):
     ``decode`` turns one payload into a notification or an ``ErrorData``; it defaults
     to :func:`diverge_frames.notifications.decode` (pass
     ``_frames_py.decode_notification`` to pin the pure-Python twin).
+    ``max_payload_size``: payloads longer than this many bytes are refused with
+    :class:`~diverge_frames.errors.PayloadTooLargeError` before they are read (none by
+    default, as rmcp has none); see :func:`diverge_frames._events.limited`.
     """
 
     __slots__ = ()
 
-    def __init__(self, decode: Callable[[Payload], Any] | None = None) -> None:
-        self._decode = _notifications.decode if decode is None else decode
+    def __init__(
+        self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
+    ) -> None:
+        self._decode = limited(
+            _notifications.decode if decode is None else decode, max_payload_size
+        )
         self._state = ChannelState.OPEN
         self._received = 0
 
@@ -165,13 +173,18 @@ class OneShotChannel(_Channel):
     """A read-resource channel: exactly one response, then the finish.
 
     ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
-    defaults to :func:`diverge_frames.read_resource.decode`.
+    defaults to :func:`diverge_frames.read_resource.decode`. ``max_payload_size``: as
+    :class:`NotificationChannel`'s.
     """
 
     __slots__ = ()
 
-    def __init__(self, decode: Callable[[Payload], Any] | None = None) -> None:
-        self._decode = _read_resource.decode if decode is None else decode
+    def __init__(
+        self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
+    ) -> None:
+        self._decode = limited(
+            _read_resource.decode if decode is None else decode, max_payload_size
+        )
         self._state = ChannelState.OPEN
         self._received = 0
 

@@ -356,7 +356,8 @@ def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:
     notification for a custom one."""
     from . import _rmcp_model
     from ._serde import Mismatch
-    from ._serde_json import Reject, parse
+    from ._serde_json import Reject
+    from ._serde_read import parse
     from ._wire import notification_encoder
 
     if value is None:

@@ -10,10 +10,11 @@ says so, for ``help()``, documentation tools and pickles); the twins are
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from .errors import SequenceError
+from .errors import PayloadTooLargeError, SequenceError
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
 _T = TypeVar("_T")
@@ -35,6 +36,7 @@ __all__ = [
     "ABORTED",
     "refused",
     "already_ended",
+    "limited",
 ]
 
 
@@ -159,3 +161,28 @@ def already_ended(action: str, state: ChannelState) -> SequenceError:
     """The error for ``action`` (``"finish"`` or ``"abort"``) on a channel that ended
     (``state`` one of :data:`ENDED`)."""
     return SequenceError(f"{action} on a channel that already ended ({state.name})")
+
+
+def limited(decode: Callable[[Any], Any], max_payload_size: int | None) -> Callable[[Any], Any]:
+    """``decode``, refusing a payload longer than ``max_payload_size`` bytes with
+    :class:`~diverge_frames.errors.PayloadTooLargeError` before it is read (``decode``
+    itself when there is no limit). The channels' ``max_payload_size``."""
+    if max_payload_size is None:
+        return decode
+    if type(max_payload_size) is not int or max_payload_size < 1:
+        raise ValueError(
+            f"max_payload_size must be a positive int or None, not {max_payload_size!r}"
+        )
+    limit = max_payload_size
+
+    def decode_limited(payload: Any) -> Any:
+        if type(payload) is bytes:
+            size = len(payload)
+        else:
+            with memoryview(payload) as view:  # TypeError when not bytes-like, as decode
+                size = view.nbytes
+        if size > limit:
+            raise PayloadTooLargeError(size, limit)
+        return decode(payload)
+
+    return decode_limited

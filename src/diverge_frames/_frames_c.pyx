@@ -32,6 +32,13 @@ Whenever one of these meets anything unusual it steps aside and the general path
 (the twin's) decides, errors included. Encode checks every value as the twin does
 (``_checks.check``), after a walk in C of the same plans (``_check.h``) that lets a
 value it can see is canonical through without a call into Python.
+
+The pre-check is serde_json's reading in C (``_serde_json.h``, ``_exact.pxi``): a body
+msgspec would read otherwise is written again so that it does not (``_rewrite``:
+numbers spelled as serde_json's f64), and rmcp's rules that need a body's repeated keys
+read a tree built from msgspec's reading of that rewrite (``_exact``); no body is read
+by Python code. A writable buffer is checksummed before and after its decode, and
+decoded again from a copy when another thread wrote to it meanwhile.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
@@ -39,6 +46,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize,
                             PyBytes_GET_SIZE)
 from cpython.ref cimport PyObject
+from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memmove
 
 cimport cython
@@ -48,8 +56,10 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._rmcp import MODEL_MEMBER_NAMES, decode_custom, decode_exact, encode_custom
-from ._serde_json import fix_exponents
+from ._rmcp import (STRUCT_DEPTH, decode_custom, decode_exact, duplicate_field, encode_custom,
+                    rejection)
+from ._rmcp_positions import STRUCT_POSITIONS, models_below
+from ._serde_json import REASONS, reject, tree
 from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
@@ -177,31 +187,13 @@ cdef object _Logging = t.LoggingMessageNotification
 cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
 cdef tuple _READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 cdef enum:
-    # Compile-time copies of the rules' limits (tests/test_layout.py holds them equal):
-    # _rmcp.STRUCT_DEPTH, MODEL_MEMBER_DEPTH, _serde_json.MAX_DEPTH,
-    # MAX_PLAIN_DECIMAL_DIGITS and MAX_PLAIN_INTEGER_DIGITS.
-    _STRUCT_DEPTH = 3
-    _MODEL_MEMBER_DEPTH = 2
+    # The deepest nesting serde_json reads (_serde_json.MAX_DEPTH; the header's
+    # DF_SJ_MAX_DEPTH, held equal at import by _exact.pxi), for the encode check's walk.
     _MAX_DEPTH = 127
-    _MAX_PLAIN_DECIMAL_DIGITS = 15
-    _MAX_PLAIN_INTEGER_DIGITS = 18
-    # Keys the pre-check remembers per object; an object with more takes the exact path.
-    _KEYS = 16
     # Room for the typed methods of the unknown-method shortcut (a bit each in an
     # unsigned), and the method length from which they are looked up together.
     _MAX_TYPED = 32
     _LONG_METHOD = 63
-    # Room for the names of _rmcp.MODEL_MEMBER_NAMES.
-    _MAX_MODEL_MEMBERS = 4
-
-#: The limits above, for the test that holds them equal to the rules'.
-LIMITS = {
-    "STRUCT_DEPTH": _STRUCT_DEPTH,
-    "MODEL_MEMBER_DEPTH": _MODEL_MEMBER_DEPTH,
-    "MAX_DEPTH": _MAX_DEPTH,
-    "MAX_PLAIN_DECIMAL_DIGITS": _MAX_PLAIN_DECIMAL_DIGITS,
-    "MAX_PLAIN_INTEGER_DIGITS": _MAX_PLAIN_INTEGER_DIGITS,
-}
 
 # The typed methods as C strings, for the unknown-method shortcut.
 cdef list _METHODS = [m.encode() for m in w.TYPED_METHODS]
@@ -221,16 +213,6 @@ for _i, _m in enumerate(_METHODS):
 include "_check_plans.pxi"
 # Decoded wire structs made public in place, struct fields read at their slots.
 include "_public.pxi"
-# The params members only the rmcp model reads, as C strings, for the pre-check.
-cdef list _MODEL_NAMES = sorted(n.encode() for n in MODEL_MEMBER_NAMES)
-cdef Py_ssize_t _N_MODEL = len(_MODEL_NAMES)
-cdef const char *_MODEL_PTR[_MAX_MODEL_MEMBERS]
-cdef Py_ssize_t _MODEL_LEN[_MAX_MODEL_MEMBERS]
-if _N_MODEL > _MAX_MODEL_MEMBERS:
-    raise ImportError(f"{_N_MODEL} model members: _MAX_MODEL_MEMBERS is too small")
-for _i, _m in enumerate(_MODEL_NAMES):
-    _MODEL_PTR[_i] = PyBytes_AS_STRING(_m)
-    _MODEL_LEN[_i] = PyBytes_GET_SIZE(_m)
 
 
 cdef class _Split:
@@ -316,92 +298,7 @@ cdef inline void _give_body(object body) noexcept:
             _body_scratch = None
 
 
-cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys) noexcept nogil:
-    """True when the body may decode differently with msgspec than with serde_json, so
-    that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what
-    it skips), a key repeated in an object nested ``_STRUCT_DEPTH`` levels or less (or a
-    key with an escape there, or more than ``_KEYS`` keys), a key of
-    ``_rmcp.MODEL_MEMBER_NAMES`` at depth ``_MODEL_MEMBER_DEPTH``, ``_MAX_DEPTH + 1``
-    levels of nesting, or a number that is not plain (an exponent, more digits than the plain
-    limits, ``-0``). The same contract as ``_frames_py._needs_exact``. With SSE2, in one pass:
-    strings are skipped 16 bytes a step (``_string_end``) and only one holding a byte
-    >= 0x80 is checked for UTF-8 (such a byte outside a string is unusual too); without,
-    the UTF-8 of the whole body is checked first and memchr skips strings. When it says
-    False and ``top_keys`` is not NULL, ``top_keys[0]`` is how many keys the top-level
-    object has (0 when the body is no object)."""
-    cdef Py_ssize_t i = 0, j, k, key = 0, key_end = 0
-    cdef Py_ssize_t key_at[_STRUCT_DEPTH + 1][_KEYS]
-    cdef Py_ssize_t key_len[_STRUCT_DEPTH + 1][_KEYS]
-    cdef int keys[_STRUCT_DEPTH + 1]
-    cdef int depth = 0, m, d, flags = 0, key_flags = 0
-    cdef unsigned char c
-    if not _SSE2 and not _valid_utf8(p, n):
-        return True
-    keys[1] = 0
-    while i < n:
-        c = p[i]
-        if c == 34:  # '"': skip the string, remember where it was (a key if ':' follows)
-            flags = 0
-            k = _string_end(p, n, i + 1, &flags)
-            if k < 0:
-                return False  # unterminated: msgspec rejects it
-            if flags & _HIGH and not _valid_utf8(p + i + 1, k - i - 1):
-                return True
-            key = i + 1
-            key_end = k
-            key_flags = flags
-            i = k + 1
-            continue
-        if c == 58:  # ':'
-            if 1 <= depth <= _STRUCT_DEPTH:
-                if key_flags & _ESCAPED:
-                    return True
-                m = <int>(key_end - key)
-                if depth == _MODEL_MEMBER_DEPTH:
-                    for j in range(_N_MODEL):
-                        if _MODEL_LEN[j] == m and memcmp(_MODEL_PTR[j], p + key, m) == 0:
-                            return True
-                for j in range(keys[depth]):
-                    if key_len[depth][j] == m and memcmp(p + key_at[depth][j], p + key, m) == 0:
-                        return True
-                if keys[depth] == _KEYS:
-                    return True
-                key_at[depth][keys[depth]] = key
-                key_len[depth][keys[depth]] = m
-                keys[depth] += 1
-        elif c == 123 or c == 91:  # '{' '['
-            depth += 1
-            if depth > _MAX_DEPTH:
-                return True
-            if 1 <= depth <= _STRUCT_DEPTH:
-                keys[depth] = 0
-        elif c == 125 or c == 93:  # '}' ']'
-            depth -= 1
-        elif c == 45 or 48 <= c <= 57:  # '-' or a digit: a number
-            if c == 45:
-                i += 1
-            j = i
-            while i < n and 48 <= p[i] <= 57:
-                i += 1
-            d = <int>(i - j)
-            if i < n and p[i] == 46:  # '.'
-                i += 1
-                j = i
-                while i < n and 48 <= p[i] <= 57:
-                    i += 1
-                if d + (i - j) > _MAX_PLAIN_DECIMAL_DIGITS:
-                    return True
-            elif d > _MAX_PLAIN_INTEGER_DIGITS or (c == 45 and d == 1 and p[j] == 48):  # or -0
-                return True
-            if i < n and (p[i] | 32) == 101:  # 'e' 'E'
-                return True
-            continue
-        elif c >= 128:
-            return True
-        i += 1
-    if top_keys != NULL:
-        top_keys[0] = keys[1]
-    return False
+include "_exact.pxi"
 
 
 #: The docstrings _set_doc gave: C strings the functions read for as long as they live.
@@ -455,6 +352,8 @@ cdef object _decode_notification(object payload):
         finally:
             _give_body(body)
     s = _split(payload)
+    if _writable(s):
+        return _guarded(payload, s, _NOTIFICATION)
     if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
         value = _spliced_log(s.data, s.size)
         if value is not None:
@@ -463,17 +362,29 @@ cdef object _decode_notification(object payload):
 
 
 cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int tag):
+    cdef df_sj_result r
     if tag == _TAG_NOTIFICATION:
-        if _needs_exact(p, n, NULL):
-            return decode_exact(body, tag, "ServerNotification")
+        src = _source(body, p, n, tag, _NOTIFICATION, &r)
+        if src is None:
+            return _exact(body, tag, _NOTIFICATION, None, &r)
         if _unknown_method(p, n):
-            return _decode_custom(body, tag)
-        try:
-            return _notification_decoder(body)
-        except _ValidationError:
-            return decode_custom(body, tag)
-        except _DECODE_ERRORS as exc:
-            return decode_exact(body, tag, "ServerNotification", exc)
+            value = _custom(src)
+            if value is not None:
+                return value
+        else:
+            try:
+                return _notification_decoder(src)
+            except _ValidationError:
+                pass
+            except _DECODE_ERRORS as exc:
+                value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+                if value is not None:
+                    return value
+                raise _msgspec_rejected(body, src, tag, _NOTIFICATION, exc)
+        value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+        if value is not None:
+            return value
+        return decode_custom(src, tag, _exact_of(body))
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
@@ -503,17 +414,17 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     return True
 
 
-cdef object _decode_custom(object body, int tag):
+cdef object _custom(object src):
     """rmcp's ``CustomNotification`` for a method no typed class has:
     ``_rmcp.decode_custom`` inlined for the common case (``params`` without
-    ``_meta``); it handles the rest, errors included."""
+    ``_meta``); None for the rest, errors included (``decode_custom`` decides)."""
     try:
-        value = _custom_decoder(body)
+        value = _custom_decoder(src)
     except _DECODE_ERRORS:
-        return decode_custom(body, tag)
+        return None
     params = _field(value, _PARAMS_AT)
     if params is not None and "_meta" in params:
-        return decode_custom(body, tag)
+        return None
     return value
 
 
@@ -542,6 +453,8 @@ cdef object _decode_read_resource(object payload):
         finally:
             _give_body(body)
     s = _split(payload)
+    if _writable(s):
+        return _guarded(payload, s, _RESULT)
     if s.tag == _TAG_RESULT and s.size >= _SPLICE_STRING:
         value = _spliced_result(s.data, s.size)
         if value is not None:
@@ -550,10 +463,11 @@ cdef object _decode_read_resource(object payload):
 
 
 cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, int tag):
-    cdef int top_keys = 0
+    cdef df_sj_result r
     if tag == _TAG_RESULT:
-        if _needs_exact(p, n, &top_keys):
-            return decode_exact(body, tag, "ReadResourceResult")
+        src = _source(body, p, n, tag, _RESULT, &r)
+        if src is None:
+            return _exact(body, tag, _RESULT, None, &r)
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
         # every item must be a blob. Either way straight to the public types (no key at
         # depth 3 or less has an escape here), else the general path decides and words
@@ -562,15 +476,23 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
-                value = _call1(&_DECODERS[one], body)
+                value = _call1(&_DECODERS[one], src)
             except Exception:
                 pass
             else:
                 return _as_public(value)
         try:
-            wire = _result_decoder(body)
+            wire = _result_decoder(src)
+        except _ValidationError as exc:
+            value = _scanned(body, p, n, tag, _RESULT, &r)
+            if value is not None:
+                return value
+            return _exact(body, tag, _RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
-            return decode_exact(body, tag, "ReadResourceResult", exc)
+            value = _scanned(body, p, n, tag, _RESULT, &r)
+            if value is not None:
+                return value
+            raise _msgspec_rejected(body, src, tag, _RESULT, exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
@@ -578,12 +500,22 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
 
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
-    if _needs_exact(p, n, NULL):
-        return decode_exact(body, tag, "ErrorData")
+    cdef df_sj_result r
+    src = _source(body, p, n, tag, _ERROR, &r)
+    if src is None:
+        return _exact(body, tag, _ERROR, None, &r)
     try:
-        return _error_decoder(body)
+        return _error_decoder(src)
+    except _ValidationError as exc:
+        value = _scanned(body, p, n, tag, _ERROR, &r)
+        if value is not None:
+            return value
+        return _exact(body, tag, _ERROR, exc, &r)
     except _DECODE_ERRORS as exc:
-        return decode_exact(body, tag, "ErrorData", exc)
+        value = _scanned(body, p, n, tag, _ERROR, &r)
+        if value is not None:
+            return value
+        raise _msgspec_rejected(body, src, tag, _ERROR, exc)
 
 
 include "_strings.pxi"
@@ -731,7 +663,7 @@ def encode_notification(value):
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return fix_exponents(out)
+        return _signed_exponents(out)
     return out
 
 
@@ -764,7 +696,7 @@ def encode_read_resource(value):
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return fix_exponents(out)
+        return _signed_exponents(out)
     return out
 
 

@@ -8,12 +8,14 @@ rules).
 
 A body goes to msgspec's typed decoders unless :func:`_needs_exact` says msgspec might
 read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact reading
-(:func:`._rmcp.decode_exact`) decides.
+(:func:`._rmcp.decode_exact`, the body read by :func:`._serde_read.read`) decides.
 """
 
 from __future__ import annotations
 
+import functools
 import json.scanner
+import re
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -23,23 +25,23 @@ import msgspec
 from . import types as t
 from ._checks import check, unicode_error
 from ._rmcp import (
-    MODEL_MEMBER_DEPTH,
-    MODEL_MEMBER_NAMES,
     STRUCT_DEPTH,
     decode_custom,
     decode_exact,
     encode_custom,
     read_resource_result,
 )
+from ._rmcp_positions import STRUCT_POSITIONS, Position, models_below
 from ._serde_json import (
     MAX_DEPTH,
-    MAX_PLAIN_DECIMAL_DIGITS,
-    MAX_PLAIN_INTEGER_DIGITS,
+    RECURSION_LIMIT,
     after_ws,
     exponent_candidate,
     fix_exponents,
+    plain_number,
 )
-from ._stack import on_fresh_stack, run_fresh
+from ._serde_read import read
+from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
     TYPED_CLASSES,
@@ -85,9 +87,17 @@ _ErrorData = t.ErrorData
 
 # ------------------------------------------------------------------ the pre-check
 
+#: What the pre-check finds (bits; 0: msgspec reads the body as serde_json does).
+_NUMBERS = 1  # a number that is not plain: the exact reading takes serde's numbers
+_PAIRS = 2  # a member repeated at a struct position, or serde's sequence form of a struct
+_DEEP = 4  # more than MAX_DEPTH levels of nesting
+_OTHER = 8  # invalid UTF-8, or nesting the scanner could not follow: the exact reading decides
+_MODEL = 16  # a member only _rmcp_model reads (inputRequests): pairs kept all the way down
+
 
 class _ScanState(threading.local):
-    """Per-thread stdlib JSON scanner that records number literals as it reads."""
+    """Per-thread stdlib JSON scanner that records number literals as it reads (the
+    lists are emptied before it returns: nothing of a body stays behind)."""
 
     def __init__(self) -> None:
         self.ints: list[str] = []
@@ -112,73 +122,89 @@ _PREFIX = 64 * 1024
 #: In a body longer than ``_PREFIX``, a ``"blob"`` value at least this long with no
 #: escape is left out of the scan (``_without_long_blobs``).
 _LONG_BLOB_CHARS = 4096
+#: Number literals that are plain at a glance: at most 15 digits (16 characters with the
+#: point, or the sign), with an exponent of at most 7 (a power of ten within 10^22);
+#: integers of at most 18 characters but -0. The others :func:`plain_number` decides.
+_PLAIN_FLOATS = re.compile(
+    r"(?<![^,])-?(?:[0-9]{1,15}|(?=[0-9.]{3,16}(?![0-9.]))[0-9]+\.[0-9]+)"
+    r"(?:[eE][-+]?0{0,3}[0-7])?(?![^,])"
+)
+_PLAIN_INTS = re.compile(r"(?<![^,])(?!-0(?:,|$))-?[0-9]{1,18}(?![^,])")
+_LITERAL = re.compile(r"[^,]+")
 
 
-def _needs_exact(body: Any) -> bool:
-    """True when ``body`` may decode differently with msgspec than with serde_json, so
-    that it must take the rmcp-exact path: invalid UTF-8 (msgspec does not check what it
-    skips), a key repeated in an object nested ``STRUCT_DEPTH`` levels or less, a key
-    of ``MODEL_MEMBER_NAMES`` at depth ``MODEL_MEMBER_DEPTH``, ``MAX_DEPTH + 1`` levels
-    of nesting, or a number that is not plain (an exponent,
-    more digits than ``MAX_PLAIN_DECIMAL_DIGITS`` / ``MAX_PLAIN_INTEGER_DIGITS``, a
-    sign counted; ``-0``). False for a body that is not JSON: msgspec rejects it.
+def _needs_exact(body: Any, expected: str | None = None) -> int:
+    """What may make msgspec read ``body`` otherwise than serde_json (0: nothing):
+    ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
+    member repeated at a struct position of ``expected`` (:data:`STRUCT_POSITIONS`), or
+    an array where a struct is read (with ``_MODEL``: a member only ``_rmcp_model``
+    reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels of nesting;
+    ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or nesting past the
+    scanner's recursion. 0 for a body that is not JSON: msgspec rejects it. Without
+    ``expected``, the struct positions of every top-level type count.
 
-    The same contract as ``_frames_c._needs_exact``, another method: the stdlib JSON
+    The same contract as ``_frames_c``'s pre-check, another method: the stdlib JSON
     scanner reads the body once, keeping objects as tuples of pairs and the text of
     every number.
     """
     state = _scan_state
     ints, floats = state.ints, state.floats
-    if len(body) > _PREFIX:
-        # A prefix first: nesting too deep for this scanner shows there, without
-        # decoding (and allocating) the whole body.
+    try:
+        if len(body) > _PREFIX:
+            # A prefix first: nesting too deep for this scanner shows there, without
+            # decoding (and allocating) the whole body.
+            try:
+                state.scan(str(body[:_PREFIX], "utf-8", "replace"), 0)
+            except RecursionError:
+                return _OTHER
+            except (StopIteration, ValueError):
+                pass
+            ints.clear()
+            floats.clear()
         try:
-            state.scan(str(body[:_PREFIX], "utf-8", "replace"), 0)
+            text = str(body, "utf-8")
+        except UnicodeDecodeError:
+            return _OTHER  # msgspec does not check the UTF-8 of what it skips; serde mostly does
+        if len(text) > _PREFIX:
+            text = _without_long_blobs(text)
+        try:
+            tree = state.scan(text, after_ws(text, 0))[0]
         except RecursionError:
-            if not on_fresh_stack():
-                raise  # the caller's stack may be at fault: decode again on a fresh one
-            return True
+            return _OTHER
         except (StopIteration, ValueError):
-            pass
-    try:
-        text = str(body, "utf-8")
-    except UnicodeDecodeError:
-        return True  # msgspec does not check the UTF-8 of what it skips; serde mostly does
-    if len(text) > _PREFIX:
-        text = _without_long_blobs(text)
-    ints.clear()
-    floats.clear()
-    try:
-        tree = state.scan(text, after_ws(text, 0))[0]
-    except RecursionError:
-        if not on_fresh_stack():
-            raise
-        return True
-    except (StopIteration, ValueError):
-        return False  # not JSON: msgspec rejects it, decode_exact confirms
-    if ints and (max(map(len, ints)) > MAX_PLAIN_INTEGER_DIGITS or "-0" in ints):
-        return True
-    if floats:
-        joined = "".join(floats)
-        if "e" in joined or "E" in joined or "N" in joined or "I" in joined:
-            return True
-        if max(map(len, floats)) > MAX_PLAIN_DECIMAL_DIGITS + 1:  # the point
-            return True
-    if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
-        return True
-    return _has_duplicate(tree, 1)
+            return 0  # not JSON: msgspec rejects it, the exact reading confirms
+        found = 0
+        if ints and _hard(ints, _PLAIN_INTS):
+            found |= _NUMBERS
+        if floats and _hard(floats, _PLAIN_FLOATS):
+            found |= _NUMBERS
+        if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
+            found |= _DEEP
+        for name in STRUCT_POSITIONS if expected is None else (expected,):
+            found |= _repeated(tree, STRUCT_POSITIONS[name])
+        return found
+    finally:
+        ints.clear()
+        floats.clear()
+
+
+def _hard(literals: list[str], plain: re.Pattern[str]) -> bool:
+    """Some of the number ``literals`` is not plain: those not ``plain`` at a glance are
+    looked at one by one (as they are found, until one is not plain)."""
+    rest = _LITERAL.finditer(plain.sub("", ",".join(literals)))
+    return not all(map(plain_number, map(re.Match.group, rest)))
 
 
 def _without_long_blobs(text: str) -> str:
     """``text`` with the content of each long ``"blob"`` string value without a
     backslash left out (``"blob":""``), so that the scan does not copy a blob: the peak
     memory of a decode stays near one blob, not two. What ``_needs_exact`` looks for is
-    unchanged: a string value takes no part in duplicate keys, numbers or nesting, and
+    unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
     string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
     the next ``"`` (no backslash before it) closes it. In text that is not JSON the cut
-    may change the verdict, harmlessly: msgspec rejects the body either way, and
-    ``decode_exact`` words the error."""
+    may change the verdict, harmlessly: msgspec rejects the body either way, and the
+    exact reading words the error."""
     pieces = []
     start = 0
     at = text.find('"blob":"')
@@ -209,25 +235,48 @@ def _too_deep(tree: Any) -> bool:
     return False
 
 
-def _has_duplicate(node: Any, depth: int) -> bool:
-    """A duplicated key in an object at ``depth`` <= ``STRUCT_DEPTH``, or a key of
-    ``MODEL_MEMBER_NAMES`` in one at ``MODEL_MEMBER_DEPTH`` (tuples of pairs)."""
-    if type(node) is tuple:
-        keys = dict(node)
-        if len(node) != len(keys):
-            return True
-        if depth == MODEL_MEMBER_DEPTH and not MODEL_MEMBER_NAMES.isdisjoint(keys):
-            return True
-        children: Any = (value for _, value in node)
-    elif type(node) is list:
-        children = node
-    else:
-        return False
-    if depth < STRUCT_DEPTH:
-        for child in children:
-            if type(child) in (tuple, list) and _has_duplicate(child, depth + 1):
-                return True
-    return False
+def _repeated(tree: Any, position: Position) -> int:
+    """``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
+    position, or an array at one (serde's sequence form); with ``_MODEL`` for a member
+    only ``_rmcp_model`` reads; else 0. Without recursion."""
+    stack: list[tuple[Any, Position | None]] = [(tree, position)]
+    while stack:
+        node, at = stack.pop()
+        kind = type(node)
+        if at is None or kind not in (tuple, list):
+            continue
+        if not at.members:
+            values = (v for _, v in node) if kind is tuple else node
+            stack.extend((v, at.items) for v in values)
+            continue
+        if kind is list:  # (a model member may be among its items)
+            return _PAIRS | _MODEL if models_below(at) else _PAIRS
+        seen = set()
+        for key, value in node:
+            if key in at.members:
+                if key in at.models:
+                    return _PAIRS | _MODEL
+                if key in seen:
+                    return _PAIRS
+                seen.add(key)
+                stack.append((value, at.children[at.members.index(key)]))
+    return 0
+
+
+def _exact(
+    body: Any, tag: int, expected: str, exc: BaseException | None = None, found: int = 0
+) -> Any:
+    """rmcp's reading of ``body`` (:func:`._rmcp.decode_exact`, called as it is), the
+    body read by :func:`._serde_read.read` with what the pre-check ``found``."""
+    reader = functools.partial(
+        read,
+        # a model member, or a body the pre-check could not read all of: every pair kept
+        keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
+        numbers=bool(found & _NUMBERS),
+        pairs=bool(found & _PAIRS),
+        deep=None if found & _OTHER else bool(found & _DEEP),
+    )
+    return decode_exact(body, tag, expected, exc, reader)
 
 
 # ------------------------------------------------------------------ the hot path
@@ -235,7 +284,10 @@ def _has_duplicate(node: Any, depth: int) -> bool:
 
 def _split(payload: Payload) -> tuple[int, Any]:
     """Return ``(tag, body)``; ``body`` shares the payload's memory, never copying a
-    large body. Raises EmptyFrameError, or TypeError when not bytes-like."""
+    large body of an immutable payload. A writable buffer (a ``bytearray``, a view of
+    one) is copied first: this twin's reading runs Python code, during which another
+    thread could write to the buffer, and one state of it is what is decoded. Raises
+    EmptyFrameError, or TypeError when not bytes-like."""
     if type(payload) is bytes:
         if not payload:
             raise EmptyFrameError()
@@ -243,9 +295,15 @@ def _split(payload: Payload) -> tuple[int, Any]:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
     view = memoryview(payload)
-    if not view.c_contiguous or (view.ndim == 1 and view.strides != (view.itemsize,)):
+    if (
+        not view.readonly
+        or not view.c_contiguous
+        or (view.ndim == 1 and view.strides != (view.itemsize,))
+    ):
         # (a one-item strided view counts as contiguous, but its slices are not)
-        view = memoryview(view.tobytes())
+        copy = view.tobytes()
+        view.release()
+        view = memoryview(copy)
     elif view.ndim != 1 or view.itemsize != 1:
         view = view.cast("B")
     if not view.nbytes:
@@ -274,14 +332,15 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
         tag, body = _split(payload)
         try:
             if tag == _TAG_NOTIFICATION:
-                if _needs_exact(body):
-                    return decode_exact(body, tag, "ServerNotification")
+                found = _needs_exact(body, "ServerNotification")
+                if found:
+                    return _exact(body, tag, "ServerNotification", None, found)  # type: ignore[no-any-return]
                 try:
                     return _decode_typed(body)
                 except _ValidationError:
-                    return decode_custom(body, tag)
+                    return decode_custom(body, tag, _exact)
                 except _DECODE_ERRORS as exc:
-                    return decode_exact(body, tag, "ServerNotification", exc)
+                    return _exact(body, tag, "ServerNotification", exc)  # type: ignore[no-any-return]
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
             raise UnknownTagError(tag, "notifications")
@@ -305,12 +364,13 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
         tag, body = _split(payload)
         try:
             if tag == _TAG_RESULT:
-                if _needs_exact(body):
-                    return decode_exact(body, tag, "ReadResourceResult")
+                found = _needs_exact(body, "ReadResourceResult")
+                if found:
+                    return _exact(body, tag, "ReadResourceResult", None, found)  # type: ignore[no-any-return]
                 try:
                     wire = _decode_result(body)
                 except _DECODE_ERRORS as exc:
-                    return decode_exact(body, tag, "ReadResourceResult", exc)
+                    return _exact(body, tag, "ReadResourceResult", exc)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -331,12 +391,13 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    if _needs_exact(body):
-        return decode_exact(body, tag, "ErrorData")
+    found = _needs_exact(body, "ErrorData")
+    if found:
+        return _exact(body, tag, "ErrorData", None, found)  # type: ignore[no-any-return]
     try:
         return _decode_error_data(body)
     except _DECODE_ERRORS as exc:
-        return decode_exact(body, tag, "ErrorData", exc)
+        return _exact(body, tag, "ErrorData", exc)  # type: ignore[no-any-return]
 
 
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:

@@ -24,13 +24,17 @@ express on their own; each is written once here and both hot paths use it:
 * ``ResourceContents`` is untagged: text when ``text`` is a string, else blob when
   ``blob`` is; ``ttlMs`` below 0 is clamped to 0 (:func:`read_resource_result`).
 
-:func:`decode_exact` applies all of it to a body read by
-:func:`diverge_frames._serde_json.parse`; the hot paths send a body there when their
-pre-check says msgspec might read it otherwise, or when msgspec rejects it.
+:func:`decode_exact` applies all of it to a body read by serde_json's rules (a tree
+from :mod:`diverge_frames._serde_read`, or from the compiled twin's reading); the hot
+paths send a body there when their pre-check says msgspec might read it otherwise, or
+when msgspec rejects it. :mod:`diverge_frames._rmcp_positions` tells the pre-checks
+where a repeated member is one of a struct (derived from the types, as
+:data:`RMCP_TYPED` is).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, overload
 
 import msgspec
@@ -38,7 +42,8 @@ import msgspec
 from . import types as t
 from ._rmcp_model import ENUM_MEMBERS, MODEL_MEMBER_NAMES, MODEL_MEMBERS, enum_member
 from ._serde import Mismatch
-from ._serde_json import Obj, Reject, parse, plain
+from ._serde_json import Obj, Reject, plain
+from ._serde_read import parse
 from ._stack import on_fresh_stack
 from ._wire import (
     DECODE_ERRORS,
@@ -64,6 +69,8 @@ __all__ = [
     "encode_custom",
     "read_resource_result",
     "decode_exact",
+    "rejection",
+    "duplicate_field",
 ]
 
 #: Objects nested this deep or less can be struct members (the top level, a
@@ -107,23 +114,33 @@ RMCP_TYPED: dict[str, tuple[str, ...]] = {
     if (members := _params_members(cls)) is not None
 }
 
+
+def duplicate_field(name: str) -> Reject:
+    """serde's derived struct meets member ``name`` a second time."""
+    return Reject(f"duplicate field `{name}`")
+
+
 # ------------------------------------------------------------------ custom notifications
 
 
-def decode_custom(body: Any, tag: int) -> t.ServerNotification:
+def decode_custom(
+    body: Any, tag: int, exact: Callable[..., Any] | None = None
+) -> t.ServerNotification:
     """Decode a notification body no typed class took as rmcp's ``CustomNotification``.
 
     ``params`` must be an object or ``null``/absent, and its ``_meta`` an object or
     ``null`` (a ``null`` ``_meta`` is dropped, as rmcp drops it). A method rmcp types,
-    or a body this quick reading rejects, goes to :func:`decode_exact`.
-    Raises FrameBodyError.
+    or a body this quick reading rejects, goes to ``exact`` (called as
+    :func:`decode_exact` is, which it defaults to). Raises FrameBodyError.
     """
+    if exact is None:
+        exact = decode_exact
     try:
         value = custom_decoder.decode(body)
     except DECODE_ERRORS as exc:
-        return decode_exact(body, tag, "ServerNotification", exc)
+        return exact(body, tag, "ServerNotification", exc)
     if value.method in RMCP_TYPED:
-        return decode_exact(body, tag, "ServerNotification")
+        return exact(body, tag, "ServerNotification")
     params = value.params
     if params is None or "_meta" not in params:
         return value
@@ -248,21 +265,48 @@ _FAILED: tuple[type[Exception], ...] = (*DECODE_ERRORS, FrameBodyError)
 _SKIPPED = {"ReadResourceResult": RESULT_MEMBERS, "ErrorData": ERROR_MEMBERS}
 
 
+#: Reads a body as serde_json does (``parse``'s contract, ``read(body, skip_unknown)``):
+#: a tree, or Reject.
+Reader = Callable[[Any, "tuple[str, ...] | None"], Any]
+
+
 @overload
 def decode_exact(
-    body: Any, tag: int, expected: Literal["ServerNotification"], exc: BaseException | None = None
+    body: Any,
+    tag: int,
+    expected: Literal["ServerNotification"],
+    exc: BaseException | None = None,
+    read: Reader = ...,
 ) -> t.ServerNotification: ...
 @overload
 def decode_exact(
-    body: Any, tag: int, expected: Literal["ReadResourceResult"], exc: BaseException | None = None
+    body: Any,
+    tag: int,
+    expected: Literal["ReadResourceResult"],
+    exc: BaseException | None = None,
+    read: Reader = ...,
 ) -> t.ReadResourceResult: ...
 @overload
 def decode_exact(
-    body: Any, tag: int, expected: Literal["ErrorData"], exc: BaseException | None = None
+    body: Any,
+    tag: int,
+    expected: Literal["ErrorData"],
+    exc: BaseException | None = None,
+    read: Reader = ...,
 ) -> t.ErrorData: ...
-def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None = None) -> Any:
+@overload
+def decode_exact(
+    body: Any, tag: int, expected: str, exc: BaseException | None = None, read: Reader = ...
+) -> Any: ...
+def decode_exact(
+    body: Any, tag: int, expected: str, exc: BaseException | None = None, read: Reader = parse
+) -> Any:
     """Decode ``body`` exactly as rmcp 3.1.4 does. ``expected`` is what the tag announces:
-    ``"ServerNotification"``, ``"ReadResourceResult"`` or ``"ErrorData"``.
+    ``"ServerNotification"``, ``"ReadResourceResult"`` or ``"ErrorData"``. ``read``
+    reads the body as serde_json does (``read(body, skip_unknown)``, the contract of
+    :func:`~._serde_read.parse`, the default; a faster reader may keep the pairs of
+    only the objects nested ``STRUCT_DEPTH`` levels or less, and of everything under a
+    member only :mod:`._rmcp_model` reads).
 
     Returns the value. Raises FrameBodyError when rmcp rejects the body; when the quick
     msgspec reading fails too, its error is the one reported (its message and path are
@@ -272,7 +316,7 @@ def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None =
     cause: BaseException | None = None
     failed: BaseException | None = None
     try:
-        tree = parse(body, _SKIPPED.get(expected))
+        tree = read(body, _SKIPPED.get(expected))
         if expected == "ServerNotification":
             value = _exact_notification(tree, tag)
         elif expected == "ReadResourceResult":
@@ -287,13 +331,33 @@ def decode_exact(body: Any, tag: int, expected: str, exc: BaseException | None =
         return value
     # Outside the except blocks: no exception keeps this frame (and its caller's
     # payload) alive through a reference cycle.
+    raise rejection(body, tag, expected, reason, cause, exc, failed)
+
+
+def rejection(
+    body: Any,
+    tag: int,
+    expected: str,
+    reason: str | None,
+    cause: BaseException | None = None,
+    exc: BaseException | None = None,
+    failed: BaseException | None = None,
+) -> FrameBodyError:
+    """The FrameBodyError for a body rmcp rejects: ``reason`` (caused by ``cause``), or
+    msgspec's error when msgspec rejects the body too, since its message and path are
+    better: ``exc``, the hot path's, or else the quick reading's asked again (or
+    ``failed``, the exact reading's own). Returned, for the caller to raise."""
     if exc is None:
         exc = _msgspec_error(body, tag, expected) or failed
     if isinstance(exc, FrameBodyError):
-        raise exc
+        return exc
     if exc is not None:
-        raise FrameBodyError.from_exception(tag, expected, exc) from exc
-    raise FrameBodyError(tag, expected, reason or "rejected") from cause
+        error = FrameBodyError.from_exception(tag, expected, exc)
+        error.__cause__ = exc
+        return error
+    error = FrameBodyError(tag, expected, reason or "rejected")
+    error.__cause__ = cause
+    return error
 
 
 def _detached(error: BaseException) -> BaseException:
@@ -338,7 +402,7 @@ def _as_struct(tree: Any, names: tuple[str, ...]) -> Obj:
         raise Reject("invalid type, expected a struct")
     duplicated = _duplicated(_keys(tree), names)
     if duplicated:
-        raise Reject(f"duplicate field `{duplicated[0]}`")
+        raise duplicate_field(duplicated[0])
     return tree
 
 
@@ -353,7 +417,7 @@ def _exact_notification(tree: Any, tag: int) -> Any:
             raise Reject("data did not match any variant of untagged enum ServerNotification")
         counts = _keys(params)
         if counts.get("_meta", 0) > 1:
-            raise Reject("duplicate field `_meta`")
+            raise duplicate_field("_meta")
         if type(_last(params, "_meta")) not in (Obj, type(None)):
             raise Reject("data did not match any variant of untagged enum ServerNotification")
     custom_params = None if params is None else plain(params)
@@ -442,8 +506,8 @@ def _exact_result(tree: Any, tag: int) -> t.ReadResourceResult:
 def _contents_item(item: Any) -> Any:
     """rmcp's untagged ``ResourceContents``: the text variant is tried, then the blob
     one; a duplicated member fails the variant that has it."""
-    if type(item) is not Obj:
-        return item
+    if type(item) is not Obj or len(dict(item)) == len(item):
+        return item  # (no member repeated: the quick test)
     counts = _keys(item)
     if _duplicated(counts, ("uri", "mimeType", "_meta")):
         raise Reject("data did not match any variant of untagged enum ResourceContents")

@@ -399,7 +399,7 @@ MODEL_MEMBER_NAMES: frozenset[str] = frozenset(n for m in MODEL_MEMBERS.values()
 
 
 def read_input_requests(node: Any) -> dict[str, Any] | None:
-    """The ``inputRequests`` value ``node`` (as :func:`._serde_json.parse` read it) as
+    """The ``inputRequests`` value ``node`` (as :func:`._serde_read.parse` read it) as
     rmcp writes it back, ``None`` for ``null``. Raises Mismatch when rmcp cannot read it."""
     value: dict[str, Any] | None = INPUT_REQUESTS.read(node, False)
     return value

@@ -20,8 +20,10 @@
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #define DF_INLINE static __inline
+#define DF_ALWAYS_INLINE static __forceinline
 #else
 #define DF_INLINE static inline
+#define DF_ALWAYS_INLINE static inline __attribute__((always_inline))
 #endif
 
 /* Indexes and lengths: the width of Py_ssize_t on every platform CPython supports. */
@@ -149,7 +151,10 @@ DF_INLINE df_ssize df_block_end(df_ssize j, unsigned q, unsigned b, unsigned hi,
     return j + (df_ssize)df_lowest_bit(q);
 }
 
-DF_INLINE df_ssize df_string_end(const unsigned char *p, df_ssize n, df_ssize j, int *flags) {
+/* Inlined at each call: its out-parameter then stays in a register (a pre-check calls
+   it once a string). */
+DF_ALWAYS_INLINE df_ssize df_string_end(const unsigned char *p, df_ssize n, df_ssize j,
+                                        int *flags) {
     const __m128i quote = _mm_set1_epi8(0x22), slash = _mm_set1_epi8(0x5C);
     unsigned high = 0, carry = 0, q, b, hi, off;
     df_ssize end;

@@ -1,5 +1,5 @@
 """serde 1.0.229's derived ``Deserialize``, as rmcp 3.1.4's types use it: what a type
-reads from a value :func:`diverge_frames._serde_json.parse` has read, and what it writes
+reads from a value :func:`diverge_frames._serde_read.parse` has read, and what it writes
 back. The rules that know serde and nothing of MCP; :mod:`._rmcp_model` says which type
 sits where.
 
@@ -212,7 +212,8 @@ class UnitEnum(_Kind):
             variant = node
         elif type(node) is Obj and len(node) == 1:
             variant, unit = node[0]
-            if unit is not None and not (owned and type(unit) is Obj and not unit):
+            # (the empty map: an Obj, or a dict where the reading keeps no pairs)
+            if unit is not None and not (owned and type(unit) in (Obj, dict) and not unit):
                 raise _fail(f"a unit variant of {self.name}", unit)
         else:
             raise _fail(f"a string or a one-key map ({self.name})", node)

@@ -1,11 +1,15 @@
 """serde_json 1.0.154, as rmcp 3.1.4 reads and writes JSON with it: the rules that know
 JSON and nothing of MCP.
 
-Reading (``serde_json::de``): :func:`parse` reads a JSON text the way serde_json's
-``Deserializer`` does and keeps what the rmcp rules need (:mod:`diverge_frames._rmcp`):
+Reading (``serde_json::de``). :mod:`diverge_frames._serde_read` reads a whole body the way
+serde_json's ``Deserializer`` does (the reference :func:`~._serde_read.parse`, and
+:func:`~._serde_read.read`, the same answer from the stdlib's C scanner); the compiled
+twin does it in C (``_serde_json.h``). Each keeps what the rmcp rules need
+(:mod:`diverge_frames._rmcp`):
 
-* objects as :class:`Obj`, their (key, value) pairs with duplicates and order kept (a
-  derived struct rejects a duplicated member; a ``Map`` keeps the last);
+* objects nested ``keep`` levels or less as :class:`Obj`, their (key, value) pairs with
+  duplicates and order kept (a derived struct rejects a duplicated member); deeper ones
+  as dicts, the last duplicate winning as in serde_json's ``Map``;
 * numbers as ``Value`` holds them (:func:`serde_number`, mirroring ``parse_integer``,
   ``parse_decimal``, ``parse_exponent`` and ``f64_from_parts`` without the
   ``float_roundtrip`` feature): an ``int`` for ``u64`` / ``i64``, else the f64 computed
@@ -16,33 +20,45 @@ Reading (``serde_json::de``): :func:`parse` reads a JSON text the way serde_json
 * depth: ``RECURSION_LIMIT`` (128) arrays/objects fail at the first one that reaches it,
   before reading further; ``ignore_value`` skips a value by its syntax alone.
 
+Why a body is rejected is worded by :data:`REASONS` (the same words in all three readers).
+
 Where msgspec reads the same: a body with valid UTF-8, fewer than ``RECURSION_LIMIT``
-levels, no duplicated struct member and only plain numbers (no exponent, at most
-``MAX_PLAIN_DECIMAL_DIGITS`` digits in a number with a fraction, at most
-``MAX_PLAIN_INTEGER_DIGITS`` in one without, not ``-0``) decodes to the same values with
-msgspec as with serde_json. The hot paths' pre-checks test exactly that.
+levels, no duplicated struct member and only plain numbers (:func:`plain_number`: an
+integer within ``u64`` / ``i64`` but ``-0``; a number with a fraction or an exponent whose
+significand serde_json keeps whole, converts to an f64 exactly and is scaled by a power
+of ten within 10^22, so that serde's one multiplication or division rounds once, as
+msgspec's correct reading does: Clinger's fast path) decodes to the same values with
+msgspec as with serde_json. The pre-checks test that; a number that is not plain is
+spelled for msgspec as serde_json's value before msgspec reads it (the compiled twin),
+or read by the pure twin's reader.
 
 Writing (``serde_json::ser``, ``ryu``): an f64 whose decimal exponent is outside
 ``-5..=15`` is written in exponent form with its sign, ``1e+16``, where msgspec writes
-``1e16``; only positive exponents differ, and :func:`fix_exponents` inserts the ``+``.
+``1e16``; only positive exponents differ, and :func:`fix_exponents` inserts the ``+``
+(the compiled twin: ``df_sj_exponents``).
 """
 
 from __future__ import annotations
 
-import json.decoder
+import functools
+import operator
 import re
 from typing import Any
 
 __all__ = [
     "RECURSION_LIMIT",
     "MAX_DEPTH",
-    "MAX_PLAIN_DECIMAL_DIGITS",
-    "MAX_PLAIN_INTEGER_DIGITS",
+    "MAX_SIGNIFICAND",
+    "MAX_POWER",
+    "REASONS",
     "Reject",
+    "reject",
     "Obj",
-    "parse",
     "serde_number",
+    "plain_number",
     "plain",
+    "tree",
+    "after_ws",
     "fix_exponents",
     "exponent_candidate",
 ]
@@ -51,17 +67,43 @@ __all__ = [
 RECURSION_LIMIT = 128
 #: The deepest nesting serde_json reads.
 MAX_DEPTH = RECURSION_LIMIT - 1
-#: Digits (before and after the point) of a number with a fraction and no exponent that
-#: msgspec and serde_json read as the same f64: a significand below 2^53 and a power of
-#: ten within 10^22 make serde's one multiplication or division exact-rounded, as
-#: msgspec's reading is (Clinger's fast path).
-MAX_PLAIN_DECIMAL_DIGITS = 15
-#: Digits of an integer that fits ``i64`` whatever its sign (serde_json's ``Value`` and
-#: msgspec both hold it exactly); a longer one may not fit, and serde_json then makes it
-#: an f64.
-MAX_PLAIN_INTEGER_DIGITS = 18
+#: A plain number's significand is at most this (2^53: every integer up to it is an f64),
+#: or an integer that converts to an f64 exactly all the same (trailing zero bits).
+MAX_SIGNIFICAND = 2**53
+#: A plain number's power of ten is within +-MAX_POWER: 10^22 is the last exact f64.
+MAX_POWER = 22
 
 # ------------------------------------------------------------------ reading
+
+EXPECTED_VALUE = "expected value"
+TRAILING = "trailing characters"
+EXPECTED_COMMA = "expected `,` or end of container"
+EXPECTED_COMMA_TOP = "expected `,` or `}`"
+KEY = "key must be a string"
+COLON = "expected `:`"
+NUMBER = "invalid number"
+STRING = "invalid string (control character, escape or end of input)"
+UNICODE = "invalid unicode code point"
+SURROGATE = "lone surrogate in hex escape"
+RANGE = "number out of range"
+DEPTH = f"JSON nested too deeply (more than {MAX_DEPTH} levels)"
+#: Why serde_json rejects a body, indexed as the ``DF_SJ_*`` codes of ``_serde_json.h``
+#: (0: it does not).
+REASONS = (
+    "",
+    EXPECTED_VALUE,
+    TRAILING,
+    EXPECTED_COMMA,
+    EXPECTED_COMMA_TOP,
+    KEY,
+    COLON,
+    NUMBER,
+    STRING,
+    UNICODE,
+    SURROGATE,
+    RANGE,
+    DEPTH,
+)
 
 
 class Reject(Exception):
@@ -73,10 +115,17 @@ class Reject(Exception):
         self.cause = cause
 
 
+def reject(reason: str) -> Reject:
+    """The Reject for one of :data:`REASONS`; nesting too deep has a RecursionError as
+    its cause, as a recursion limit would."""
+    if reason == DEPTH:
+        return Reject(reason, RecursionError(f"serde_json's recursion limit: {reason}"))
+    return Reject(reason)
+
+
 _U64_MAX = 2**64 - 1
+_second = operator.itemgetter(1)
 _POW10 = tuple(float(f"1e{i}") for i in range(309))  # serde_json's POW10 table
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 class Obj(list):  # type: ignore[type-arg]
@@ -157,7 +206,7 @@ def _exponent(positive: bool, significand: int, starting: int, s: str, i: int) -
         digit = ord(c) - 48
         if exp > 214748364 or (exp == 214748364 and digit > 7):
             if significand != 0 and positive_exp:
-                raise Reject("number out of range")
+                raise Reject(RANGE)
             return 0.0 if positive else -0.0
         exp = exp * 10 + digit
     final = starting + exp if positive_exp else starting - exp
@@ -173,229 +222,96 @@ def _f64_from_parts(positive: bool, significand: int, exponent: int) -> float:
             if exponent >= 0:
                 f *= _POW10[index]
                 if f == float("inf"):
-                    raise Reject("number out of range")
+                    raise Reject(RANGE)
             else:
                 f /= _POW10[index]
             break
         if f == 0.0:
             break
         if exponent >= 0:
-            raise Reject("number out of range")
+            raise Reject(RANGE)
         f /= 1e308
         exponent += 308
     return f if positive else -f
 
 
-_BWS = re.compile(rb"[ \t\n\r]*")
-_BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-#: A string as serde_json's reader delimits it: no raw control character, valid
-#: escapes (``\uXXXX`` any four hex digits). UTF-8 is checked separately.
-_BSTRING = re.compile(
-    rb'"[^"\\\x00-\x1f]*(?:(?:\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-)  # unrolled, so no backtracking blow-up on a bad string
-_IGNORED = object()
+#: A JSON number's parts: sign, integer digits, fraction digits, exponent.
+_NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?\Z")
 
 
-_LITERAL = re.compile(rb"true|false|null")
-_LITERALS = {b"true": True, b"false": False, b"null": None}
-_OPEN_OBJECT, _CLOSE_OBJECT, _OPEN_ARRAY, _CLOSE_ARRAY = 123, 125, 91, 93
-_QUOTE, _COMMA, _COLON, _MINUS = 34, 44, 58, 45
-
-
-def parse(body: Any, skip_unknown: tuple[str, ...] | None = None) -> Any:
-    """Read a JSON text as serde_json does: objects as :class:`Obj`, numbers per
-    :func:`serde_number`, strings checked (UTF-8, escapes, surrogate pairs), at any
-    depth without recursion. ``body`` is read in place (no copy). Raises Reject.
-
-    ``skip_unknown``: the members of a struct serde reads directly (``ErrorData``,
-    ``ReadResourceResult``); the values of other top-level members are only skipped,
-    as serde's ``ignore_value`` does (syntax only: no UTF-8, surrogate or range check,
-    no depth limit), and kept as a placeholder.
-    """
-    data = body
-    pos = after_ws(data, 0)
-    if skip_unknown is not None and _at(data, pos) == _OPEN_OBJECT:
-        value, pos = _top_object(data, pos, skip_unknown)
-    else:
-        value, pos = _value(data, pos, 0)
-    if after_ws(data, pos) != len(data):
-        raise Reject("trailing characters")
-    return value
-
-
-def _at(data: Any, pos: int) -> int:
-    """The byte at ``pos``, or -1 past the end."""
-    return data[pos] if pos < len(data) else -1
-
-
-def _top_object(data: Any, pos: int, known: tuple[str, ...]) -> tuple[Obj, int]:
-    obj = Obj()
-    pos = after_ws(data, pos + 1)
-    if _at(data, pos) == _CLOSE_OBJECT:
-        return obj, pos + 1
-    while True:
-        key, pos = _key(data, pos)
-        if key in known:
-            value, pos = _value(data, pos, 1)
-        else:
-            value, pos = _IGNORED, _skip(data, pos)
-        obj.append((key, value))
-        pos = after_ws(data, pos)
-        c = _at(data, pos)
-        if c == _CLOSE_OBJECT:
-            return obj, pos + 1
-        if c != _COMMA:
-            raise Reject("expected `,` or `}`")
-        pos = after_ws(data, pos + 1)
-
-
-def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
-    """A string, number or literal at ``pos`` (first byte ``c``), checked."""
-    if c == _QUOTE:
-        return _string(data, pos)
-    if c == _MINUS or 48 <= c <= 57:
-        m = _BNUMBER.match(data, pos)
-        if m is None:
-            raise Reject("invalid number")
-        return serde_number(m.group().decode("ascii")), m.end()
-    m = _LITERAL.match(data, pos)
+def plain_number(text: str) -> bool:
+    """Whether msgspec reads the JSON number ``text`` to the value serde_json reads
+    (:func:`serde_number`): an integer within ``u64`` (a negative one within ``i64``, not
+    ``-0``), or a number with a fraction or exponent whose digits serde keeps all of,
+    whose significand converts to an f64 exactly (or is 0) and whose power of ten is
+    within +-``MAX_POWER``. The rule ``df_sj_number`` applies in C."""
+    m = _NUMBER.match(text)
     if m is None:
-        raise Reject("expected value")
-    return _LITERALS[m.group()], m.end()
-
-
-def _value(data: Any, pos: int, depth: int) -> tuple[Any, int]:
-    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects; returns
-    it and the position after it. Like serde_json, fails at the first array or object
-    128 levels deep, before reading further."""
-    stack: list[list[Any]] = []  # [container, pending key]
-    while True:
-        c = _at(data, pos)
-        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
-            if depth + len(stack) >= MAX_DEPTH:
-                reason = f"JSON nested too deeply (more than {MAX_DEPTH} levels)"
-                raise Reject(reason, RecursionError(f"serde_json's recursion limit: {reason}"))
-            pos = after_ws(data, pos + 1)
-            is_object = c == _OPEN_OBJECT
-            if _at(data, pos) == (_CLOSE_OBJECT if is_object else _CLOSE_ARRAY):
-                value: Any = Obj() if is_object else []
-                pos += 1
-            elif is_object:
-                key, pos = _key(data, pos)
-                stack.append([Obj(), key])
-                continue
-            else:
-                stack.append([[], None])
-                continue
-        else:
-            value, pos = _scalar(data, pos, c)
-        while True:  # a value is complete: hand it to its container
-            if not stack:
-                return value, pos
-            pos = after_ws(data, pos)
-            frame = stack[-1]
-            container = frame[0]
-            is_object = type(container) is Obj
-            container.append((frame[1], value) if is_object else value)
-            c = _at(data, pos)
-            if c == _COMMA:
-                pos = after_ws(data, pos + 1)
-                if is_object:
-                    frame[1], pos = _key(data, pos)
-                break
-            if c == (_CLOSE_OBJECT if is_object else _CLOSE_ARRAY):
-                stack.pop()
-                value = container
-                pos += 1
-                continue
-            raise Reject("expected `,` or end of container")
-
-
-def _string(data: Any, pos: int) -> tuple[str, int]:
-    """A checked string at ``pos`` (its opening quote): serde's ``parse_str``."""
-    m = _BSTRING.match(data, pos)
-    if m is None:
-        raise Reject("invalid string (control character, escape or end of input)")
-    try:
-        text = m.group().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Reject("invalid unicode code point") from exc
-    value = _scanstring(text, 1, True)[0]
-    if _SURROGATE.search(value):
-        raise Reject("lone surrogate in hex escape")
-    return value, m.end()
-
-
-def _key(data: Any, pos: int) -> tuple[str, int]:
-    if _at(data, pos) != _QUOTE:
-        raise Reject("key must be a string")
-    key, pos = _string(data, pos)
-    pos = after_ws(data, pos)
-    if _at(data, pos) != _COLON:
-        raise Reject("expected `:`")
-    return key, after_ws(data, pos + 1)
-
-
-def _skip(data: Any, pos: int) -> int:
-    """Skip one value as serde's ``ignore_value`` does; returns the position after it."""
-    closers: list[int] = []
-    while True:
-        c = _at(data, pos)
-        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
-            pos = after_ws(data, pos + 1)
-            close = _CLOSE_OBJECT if c == _OPEN_OBJECT else _CLOSE_ARRAY
-            if _at(data, pos) == close:
-                pos += 1
-            else:
-                closers.append(close)
-                if c == _OPEN_OBJECT:
-                    pos = _skip_key(data, pos)
-                continue
-        else:
-            m = (
-                _BSTRING if c == _QUOTE else _BNUMBER if c == _MINUS or 48 <= c <= 57 else _LITERAL
-            ).match(data, pos)
-            if m is None:
-                raise Reject("expected value")
-            pos = m.end()
-        while True:
-            if not closers:
-                return pos
-            pos = after_ws(data, pos)
-            c = _at(data, pos)
-            if c == _COMMA:
-                pos = after_ws(data, pos + 1)
-                if closers[-1] == _CLOSE_OBJECT:
-                    pos = _skip_key(data, pos)
-                break
-            if c == closers[-1]:
-                closers.pop()
-                pos += 1
-                continue
-            raise Reject("expected `,` or end of container")
-
-
-def _skip_key(data: Any, pos: int) -> int:
-    m = _BSTRING.match(data, pos)
-    if m is None:
-        raise Reject("key must be a string")
-    pos = after_ws(data, m.end())
-    if _at(data, pos) != _COLON:
-        raise Reject("expected `:`")
-    return after_ws(data, pos + 1)
+        return False
+    sign, integer, fraction, exponent = m.groups()
+    if fraction is None and exponent is None:
+        if len(integer) > 20:
+            return False
+        value = int(integer)
+        return value <= _U64_MAX if not sign else 0 < value <= 2**63
+    digits = (integer + (fraction or "")).lstrip("0")
+    if len(digits) > 20 or (exponent is not None and len(exponent.lstrip("+-")) > 10):
+        return False
+    significand = int(digits or "0")
+    if significand > _U64_MAX:
+        return False  # serde drops the digits past it
+    power = (int(exponent) if exponent else 0) - len(fraction or "")
+    if not -MAX_POWER <= power <= MAX_POWER:
+        return False
+    low_bit = significand & -significand
+    return significand == 0 or significand // low_bit <= MAX_SIGNIFICAND
 
 
 def plain(node: Any) -> Any:
-    """The JSON value as plain Python: objects as dicts (the last duplicate wins, as in
-    serde_json's ``Map``). Only called on checked (<= 127 levels) values."""
-    if type(node) is Obj:
-        return {k: plain(v) for k, v in node}
-    if type(node) is list:
-        return [plain(v) for v in node]
+    """A value of a tree the readers return, as plain Python: its objects from
+    :class:`Obj` to dicts (the last duplicate wins, as in serde_json's ``Map``). A dict
+    is plain already (an object read where pairs are not kept), and so is a list or an
+    ``Obj``'s values holding neither an ``Obj`` nor a list (one C-level look each)."""
+    kind = type(node)
+    if kind is Obj:
+        kinds = set(map(type, map(_second, node)))
+        if Obj in kinds or list in kinds:
+            return {k: plain(v) for k, v in node}
+        return dict(node)
+    if kind is list:
+        kinds = set(map(type, node))
+        if Obj in kinds or list in kinds:
+            return [plain(v) for v in node]
     return node
 
 
+def tree(value: Any, keep: int, prefixed: bool = False) -> Any:
+    """``value`` (JSON read into dicts and lists by msgspec or the stdlib, with
+    serde_json's numbers; an :class:`Obj` may stand for a dict) in the shape the readers
+    return: each object nested ``keep``
+    levels or less an :class:`Obj`, deeper ones dicts. ``prefixed``: the keys of those
+    objects were written ``"<index>:<key>"`` (``df_sj_scan``'s ``keys``), so that
+    repeated ones reached the dict apart; the prefix is taken off."""
+    kind = type(value)
+    if kind is dict or kind is Obj:
+        items: Any = value.items() if kind is dict else value
+        if prefixed:
+            items = ((k.partition(":")[2], v) for k, v in items)
+        if keep <= 1:
+            return Obj(items)
+        return Obj((k, tree(v, keep - 1, prefixed)) for k, v in items)
+    if kind is list and keep > 1:
+        kinds = set(map(type, value))
+        if dict not in kinds and list not in kinds and Obj not in kinds:
+            return value
+        if keep == 2 and kinds == {dict} and not prefixed:
+            return list(map(Obj, map(dict.items, value)))  # (without Python code per item)
+        return [tree(v, keep - 1, prefixed) for v in value]
+    return value
+
+
 _WS = re.compile(r"[ \t\n\r]*")
+_BWS = re.compile(rb"[ \t\n\r]*")
 
 
 def after_ws(data: Any, pos: int) -> int:
@@ -406,19 +322,38 @@ def after_ws(data: Any, pos: int) -> int:
 
 # ------------------------------------------------------------------ writing
 
-#: A string (skipped whole) or an ``e`` between digits outside strings: the exponent of
-#: a float msgspec wrote, which rmcp writes with a sign.
-_EXPONENT_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|(?<=[0-9])e(?=[0-9])')
+#: The strings of JSON that msgspec wrote (a capturing split: they land at odd indices).
+_STRINGS = re.compile(rb'("[^"\\]*(?:\\.[^"\\]*)*")')
+#: An ``e`` between digits: the exponent of a float msgspec wrote, outside strings.
+_signed = functools.partial(re.compile(rb"(?<=[0-9])e(?=[0-9])").sub, b"e+")
 #: The quick test: any ``e`` followed by a digit at all (a float exponent, or text).
 exponent_candidate = re.compile(rb"e[0-9]").search
 
 
-def _signed(match: re.Match[bytes]) -> bytes:
-    token = match.group()
-    return token if token[0] == 34 else b"e+"
+#: The text between strings is rewritten this much at a time (``re.sub`` holds every
+#: piece of what it rewrites until it joins them: several times the text).
+_CHUNK = 4096
 
 
 def fix_exponents(out: bytes) -> bytes:
     """``out`` (JSON written by msgspec) with every float exponent written the way
-    serde_json 1.0.154 writes it: ``1e16`` -> ``1e+16`` (strings untouched)."""
-    return _EXPONENT_TOKENS.sub(_signed, out)
+    serde_json 1.0.154 writes it: ``1e16`` -> ``1e+16`` (strings untouched). The text
+    between strings is rewritten by ``re`` alone (no Python code per string)."""
+    parts = _STRINGS.split(out)
+    parts[::2] = map(_signed_between, parts[::2])
+    return b"".join(parts)
+
+
+def _signed_between(text: bytes) -> bytes:
+    """``text`` (between two strings) with its exponents signed, ``_CHUNK`` bytes (cut
+    at a comma: no number spans one) at a time."""
+    if len(text) <= _CHUNK:
+        return _signed(text)
+    pieces = []
+    start = 0
+    while start < len(text):
+        end = text.find(b",", start + _CHUNK)
+        end = len(text) if end < 0 else end
+        pieces.append(_signed(text[start:end]))
+        start = end
+    return b"".join(pieces)

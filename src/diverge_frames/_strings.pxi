@@ -275,7 +275,7 @@ cdef object _spliced_log(const unsigned char *p, Py_ssize_t n):
     memcpy(out, p, v)
     memcpy(out + v, p + e, n - e)
     if (_count_empty(<const unsigned char *>out, size) != 1
-            or _needs_exact(<const unsigned char *>out, size, &top_keys)):
+            or _needs_exact(<const unsigned char *>out, size, &top_keys, _NOTIFICATION)):
         return None
     try:
         value = _notification_decoder(rest)

@@ -104,11 +104,14 @@ async def notifications(
     payloads: AsyncIterable[Payload],
     *,
     decode: Callable[[Payload], Any] | None = None,
+    max_payload_size: int | None = None,
 ) -> AsyncIterator[ServerNotification]:
     """Yield each notification of a notification channel, in order.
 
     ``payloads``: the channel responses; its end is the channel finish. ``decode``
-    is passed to :class:`~diverge_frames.channel.NotificationChannel`.
+    and ``max_payload_size`` (a payload longer is refused with
+    :class:`~diverge_frames.errors.PayloadTooLargeError` before it is read; no limit
+    by default) are passed to :class:`~diverge_frames.channel.NotificationChannel`.
 
     Ends when the channel finishes after at least one notification. Raises
     :class:`NotificationStreamError` when the last response was an error (after the
@@ -117,7 +120,7 @@ async def notifications(
     payload's ``FrameError`` when one does not decode, and whatever the source raises
     (an abrupt end). The source is closed in every case.
     """
-    channel = NotificationChannel(decode)
+    channel = NotificationChannel(decode, max_payload_size=max_payload_size)
     receive_value = channel.receive_value
     source = payloads.__aiter__()
     error: ErrorData | None = None
@@ -140,8 +143,10 @@ async def read_resource(
     payloads: AsyncIterable[Payload],
     *,
     decode: Callable[[Payload], Any] | None = None,
+    max_payload_size: int | None = None,
 ) -> ReadResourceResult:
-    """Await a read-resource channel's one response and its finish.
+    """Await a read-resource channel's one response and its finish. ``decode`` and
+    ``max_payload_size`` are passed to :class:`~diverge_frames.channel.OneShotChannel`.
 
     Returns the :class:`~diverge_frames.types.ReadResourceResult`. Raises
     :class:`ReadResourceError` (``.error``) for an error response,
@@ -149,7 +154,7 @@ async def read_resource(
     :class:`~diverge_frames.errors.SequenceError` for a second response, a payload's
     ``FrameError``, and whatever the source raises. The source is closed in every case.
     """
-    channel = OneShotChannel(decode)
+    channel = OneShotChannel(decode, max_payload_size=max_payload_size)
     source = payloads.__aiter__()
     value = None
     try:

@@ -15,6 +15,7 @@ __all__ = [
     "EmptyFrameError",
     "UnknownTagError",
     "FrameBodyError",
+    "PayloadTooLargeError",
     "SequenceError",
 ]
 
@@ -22,8 +23,8 @@ __all__ = [
 class FrameError(ValueError):
     """A channel payload could not be decoded (base class of every frame error).
 
-    ``kind`` names the failure: ``"empty"``, ``"unknown_tag"``, ``"body"`` or
-    ``"sequence"``.
+    ``kind`` names the failure: ``"empty"``, ``"unknown_tag"``, ``"body"``,
+    ``"too_large"`` or ``"sequence"``.
     """
 
     kind: ClassVar[str] = "frame"
@@ -92,6 +93,23 @@ class FrameBodyError(FrameError):
 
     def __reduce__(self) -> Any:
         return (type(self), (self.tag, self.expected, self.reason, self.path))
+
+
+class PayloadTooLargeError(FrameError):
+    """A channel payload longer than the channel's ``max_payload_size`` (in bytes, the
+    tag byte counted): refused before it is read. ``size`` and ``limit`` are the two
+    lengths. rmcp sets no such limit; a relay that takes frames from a peer it does not
+    trust sets one (see :class:`~diverge_frames.channel.NotificationChannel`)."""
+
+    kind: ClassVar[str] = "too_large"
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(f"payload of {size} bytes is over the limit of {limit} bytes")
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.size, self.limit))
 
 
 class SequenceError(FrameError):

@@ -125,3 +125,38 @@ def test_vectors_match_the_oracle() -> None:
             if recorded.key() != live.key():
                 stale.append(f"{path.name}: {case.id}")
     assert not stale, f"{len(stale)} stale vectors, e.g. {stale[:5]}"
+
+
+def test_numbers_against_rmcp() -> None:
+    """Generated numbers (``tests/number_tokens.py``: every shape serde_json's parser
+    tells apart), 200 to a body in ``ErrorData.data`` and as a progress notification's
+    ``progress`` and ``total``: rmcp's verdict and re-encoding, byte for byte, from both
+    implementations. ``DIVERGE_FRAMES_NUMBERS`` (default 20,000 here) sets how many."""
+    import random
+
+    from number_tokens import NUMBER, tokens
+
+    count = int(os.environ.get("DIVERGE_FRAMES_NUMBERS", "20000"))
+    toks = [t for t in tokens(random.Random(11), count) if NUMBER.match(t)]
+    batch = []
+    for start in range(0, len(toks), 200):
+        chunk = ",".join(toks[start : start + 200]).encode()
+        batch.append(
+            Case(f"numbers/{start}", "notifications", b'\x01{"code":1,"message":"m","data":['
+                 + chunk + b"]}")
+        )  # fmt: skip
+    for i, token in enumerate(toks[:2000]):
+        params = b'{"progressToken":1,"progress":%s,"total":%s}' % (token.encode(), token.encode())
+        batch.append(
+            Case(f"progress/{i}", "notifications",
+                 b'\x00{"method":"notifications/progress","params":' + params + b"}")
+        )  # fmt: skip
+    verdicts = run_oracle(batch)
+    wrong = [
+        (name, case.id, problem)
+        for name, frames in (("python", _frames_py), ("cython", _frames_c))
+        if frames is not None
+        for case, rmcp in zip(batch, verdicts, strict=True)
+        if (problem := disagreement(ours(frames, case), rmcp)) is not None
+    ]
+    assert not wrong, wrong[:10]

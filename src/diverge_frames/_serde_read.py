@@ -1,0 +1,460 @@
+"""serde_json's reading of a whole body, as the rmcp rules need it (see
+:mod:`diverge_frames._serde_json` for what a reading keeps and rejects).
+
+* :func:`parse`: the reference, one token at a time, as serde_json's ``Deserializer``
+  goes; the first thing serde_json rejects is the one reported.
+* :func:`read`: the same answer, the text read by the stdlib's C scanner (the pure
+  twin's reader). What the scanner does not check (depth, ranges, surrogates, UTF-8,
+  the members a direct struct skips) is checked after; when two different reasons
+  to reject are found (only :func:`parse` knows which comes first), or a value is
+  nested past the scanner's recursion, :func:`parse` decides.
+
+The compiled twin reads bodies in C (``_serde_json.h``) and builds the same tree with
+:func:`~._serde_json.tree`.
+"""
+
+from __future__ import annotations
+
+import json.decoder
+import json.scanner
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import msgspec
+
+from ._serde_json import (
+    COLON,
+    DEPTH,
+    EXPECTED_COMMA,
+    EXPECTED_COMMA_TOP,
+    EXPECTED_VALUE,
+    KEY,
+    MAX_DEPTH,
+    NUMBER,
+    RANGE,
+    RECURSION_LIMIT,
+    STRING,
+    SURROGATE,
+    TRAILING,
+    UNICODE,
+    Obj,
+    Reject,
+    after_ws,
+    reject,
+    serde_number,
+    tree,
+)
+
+__all__ = ["parse", "read"]
+
+_BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+#: A string as serde_json's reader delimits it: no raw control character, valid
+#: escapes (``\uXXXX`` any four hex digits). UTF-8 is checked separately.
+_BSTRING = re.compile(
+    rb'"[^"\\\x00-\x1f]*(?:(?:\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+)  # unrolled, so no backtracking blow-up on a bad string
+_LITERAL = re.compile(rb"true|false|null")
+_LITERALS = {b"true": True, b"false": False, b"null": None}
+_OPEN_OBJECT, _CLOSE_OBJECT, _OPEN_ARRAY, _CLOSE_ARRAY = 123, 125, 91, 93
+_QUOTE, _COMMA, _COLON, _MINUS = 34, 44, 58, 45
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
+
+# ------------------------------------------------------------------ the reference
+
+
+def parse(
+    body: Any, skip_unknown: tuple[str, ...] | None = None, keep: int = RECURSION_LIMIT
+) -> Any:
+    """Read a JSON text as serde_json does, one token at a time: objects nested ``keep``
+    levels or less as :class:`Obj`, deeper ones as dicts (the last duplicate wins),
+    numbers per :func:`serde_number`, strings checked (UTF-8, escapes, surrogate pairs),
+    at any depth without recursion. ``body`` is read in place (no copy). Raises Reject,
+    at the first thing serde_json rejects.
+
+    ``skip_unknown``: the members of a struct serde reads directly (``ErrorData``,
+    ``ReadResourceResult``); the values of other top-level members are only skipped,
+    as serde's ``ignore_value`` does (syntax only: no UTF-8, surrogate or range check,
+    no depth limit), and kept as ``None``.
+    """
+    data = body
+    pos = after_ws(data, 0)
+    if skip_unknown is not None and _at(data, pos) == _OPEN_OBJECT:
+        value, pos = _top_object(data, pos, skip_unknown, keep)
+    else:
+        value, pos = _value(data, pos, 0, keep)
+    if after_ws(data, pos) != len(data):
+        raise Reject(TRAILING)
+    return value
+
+
+def _at(data: Any, pos: int) -> int:
+    """The byte at ``pos``, or -1 past the end."""
+    return data[pos] if pos < len(data) else -1
+
+
+def _top_object(data: Any, pos: int, known: tuple[str, ...], keep: int) -> tuple[Obj, int]:
+    obj = Obj()
+    pos = after_ws(data, pos + 1)
+    if _at(data, pos) == _CLOSE_OBJECT:
+        return obj, pos + 1
+    while True:
+        key, pos = _key(data, pos)
+        if key in known:
+            value, pos = _value(data, pos, 1, keep)
+        else:
+            value, pos = None, _skip(data, pos)
+        obj.append((key, value))
+        pos = after_ws(data, pos)
+        c = _at(data, pos)
+        if c == _CLOSE_OBJECT:
+            return obj, pos + 1
+        if c != _COMMA:
+            raise Reject(EXPECTED_COMMA_TOP)
+        pos = after_ws(data, pos + 1)
+
+
+def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
+    """A string, number or literal at ``pos`` (first byte ``c``), checked."""
+    if c == _QUOTE:
+        return _string(data, pos)
+    if c == _MINUS or 48 <= c <= 57:
+        m = _BNUMBER.match(data, pos)
+        if m is None:
+            raise Reject(NUMBER)
+        return serde_number(m.group().decode("ascii")), m.end()
+    m = _LITERAL.match(data, pos)
+    if m is None:
+        raise Reject(EXPECTED_VALUE)
+    return _LITERALS[m.group()], m.end()
+
+
+def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
+    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects; returns
+    it and the position after it. Like serde_json, fails at the first array or object
+    128 levels deep, before reading further."""
+    stack: list[list[Any]] = []  # [container, pending key]
+    while True:
+        c = _at(data, pos)
+        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
+            level = depth + len(stack)
+            if level >= MAX_DEPTH:
+                raise reject(DEPTH)
+            pos = after_ws(data, pos + 1)
+            is_object = c == _OPEN_OBJECT
+            new: Any = (Obj() if level < keep else {}) if is_object else []
+            if _at(data, pos) == (_CLOSE_OBJECT if is_object else _CLOSE_ARRAY):
+                value: Any = new
+                pos += 1
+            elif is_object:
+                key, pos = _key(data, pos)
+                stack.append([new, key])
+                continue
+            else:
+                stack.append([new, None])
+                continue
+        else:
+            value, pos = _scalar(data, pos, c)
+        while True:  # a value is complete: hand it to its container
+            if not stack:
+                return value, pos
+            pos = after_ws(data, pos)
+            frame = stack[-1]
+            container = frame[0]
+            kind = type(container)
+            if kind is Obj:
+                container.append((frame[1], value))
+            elif kind is dict:
+                container[frame[1]] = value
+            else:
+                container.append(value)
+            c = _at(data, pos)
+            if c == _COMMA:
+                pos = after_ws(data, pos + 1)
+                if kind is not list:
+                    frame[1], pos = _key(data, pos)
+                break
+            if c == (_CLOSE_ARRAY if kind is list else _CLOSE_OBJECT):
+                stack.pop()
+                value = container
+                pos += 1
+                continue
+            raise Reject(EXPECTED_COMMA)
+
+
+def _string(data: Any, pos: int) -> tuple[str, int]:
+    """A checked string at ``pos`` (its opening quote): serde's ``parse_str``."""
+    m = _BSTRING.match(data, pos)
+    if m is None:
+        raise Reject(STRING)
+    try:
+        text = m.group().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Reject(UNICODE) from exc
+    value = _scanstring(text, 1, True)[0]
+    if _SURROGATE.search(value):
+        raise Reject(SURROGATE)
+    return value, m.end()
+
+
+def _key(data: Any, pos: int) -> tuple[str, int]:
+    if _at(data, pos) != _QUOTE:
+        raise Reject(KEY)
+    key, pos = _string(data, pos)
+    pos = after_ws(data, pos)
+    if _at(data, pos) != _COLON:
+        raise Reject(COLON)
+    return key, after_ws(data, pos + 1)
+
+
+def _skip(data: Any, pos: int) -> int:
+    """Skip one value as serde's ``ignore_value`` does; returns the position after it."""
+    closers: list[int] = []
+    while True:
+        c = _at(data, pos)
+        if c in (_OPEN_OBJECT, _OPEN_ARRAY):
+            pos = after_ws(data, pos + 1)
+            close = _CLOSE_OBJECT if c == _OPEN_OBJECT else _CLOSE_ARRAY
+            if _at(data, pos) == close:
+                pos += 1
+            else:
+                closers.append(close)
+                if c == _OPEN_OBJECT:
+                    pos = _skip_key(data, pos)
+                continue
+        else:
+            m = (
+                _BSTRING if c == _QUOTE else _BNUMBER if c == _MINUS or 48 <= c <= 57 else _LITERAL
+            ).match(data, pos)
+            if m is None:
+                raise Reject(EXPECTED_VALUE)
+            pos = m.end()
+        while True:
+            if not closers:
+                return pos
+            pos = after_ws(data, pos)
+            c = _at(data, pos)
+            if c == _COMMA:
+                pos = after_ws(data, pos + 1)
+                if closers[-1] == _CLOSE_OBJECT:
+                    pos = _skip_key(data, pos)
+                break
+            if c == closers[-1]:
+                closers.pop()
+                pos += 1
+                continue
+            raise Reject(EXPECTED_COMMA)
+
+
+def _skip_key(data: Any, pos: int) -> int:
+    m = _BSTRING.match(data, pos)
+    if m is None:
+        raise Reject(KEY)
+    pos = after_ws(data, m.end())
+    if _at(data, pos) != _COLON:
+        raise Reject(COLON)
+    return after_ws(data, pos + 1)
+
+
+# ------------------------------------------------------------------ the stdlib's scanner
+
+_scanner: Any = json.scanner  # typeshed lacks c_make_scanner / py_make_scanner
+_make_scanner = _scanner.c_make_scanner or _scanner.py_make_scanner
+#: A surrogate escape somewhere (or text that looks like one): strings are then checked.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]").search
+_check_strings = msgspec.json.Encoder().encode  # raises on a lone surrogate in a str
+
+
+class _Numbers:
+    """The scanner's number hooks: serde_json's values, and whether one was out of range
+    (counted, not raised: what else is wrong is known only once the text is read)."""
+
+    def __init__(self) -> None:
+        self.out_of_range = 0
+
+    def integer(self, text: str) -> Any:
+        if len(text) < 19 and text != "-0":
+            return int(text)  # within i64: serde's value too
+        return self.number(text)
+
+    def real(self, text: str) -> Any:
+        if len(text) <= 16 and "e" not in text and "E" not in text:
+            return float(text)  # at most 15 digits: plain (serde_number agrees)
+        return self.number(text)
+
+    def number(self, text: str) -> Any:
+        try:
+            return serde_number(text)
+        except Reject:
+            self.out_of_range += 1
+            return 0.0
+
+    def constant(self, text: str) -> Any:
+        raise Reject(EXPECTED_VALUE)  # NaN, Infinity: not JSON
+
+
+def read(
+    body: Any,
+    skip_unknown: tuple[str, ...] | None = None,
+    keep: int = RECURSION_LIMIT,
+    numbers: bool = True,
+    pairs: bool = True,
+    deep: bool | None = None,
+) -> Any:
+    """:func:`parse`'s answer (the same tree, the same Reject), the text read by the
+    stdlib's C scanner. ``numbers``: some number may not be plain (else the scanner's own
+    ``int`` and ``float`` read them, faster); ``pairs``: some object nested ``keep``
+    levels or less may repeat a key (else objects are read as dicts, faster); ``deep``:
+    whether the body is nested more than ``MAX_DEPTH`` levels anywhere, when known (a
+    repeated key's first value counts as much as its last: serde reads both). Raises
+    Reject."""
+    bad_utf8 = False
+    try:
+        text = str(body, "utf-8")
+    except UnicodeDecodeError:
+        if skip_unknown is not None:
+            return parse(body, skip_unknown, keep)  # may be in a skipped value: parse knows
+        text = str(body, "utf-8", "surrogateescape")
+        bad_utf8 = True
+    if deep and skip_unknown is not None:
+        deep = None  # maybe in a value a direct struct skips, which serde does not limit
+    if deep is None and not pairs and text.count("[") + text.count("{") > MAX_DEPTH:
+        pairs = True  # the depth of every value, the repeated keys' first ones too
+    hooks = _Numbers()
+    context = SimpleNamespace(
+        strict=True,
+        object_hook=None,
+        object_pairs_hook=Obj if pairs else None,
+        parse_int=hooks.integer if numbers else int,
+        parse_float=hooks.real if numbers else float,
+        parse_constant=hooks.constant,
+        memo={},
+    )
+    scan = _make_scanner(context)
+    start = after_ws(text, 0)
+    try:
+        if skip_unknown is not None and text[start : start + 1] == "{":
+            value, checked = _read_top_object(text, start, scan, hooks, skip_unknown)
+        else:
+            value, end = scan(text, start)
+            if after_ws(text, end) != len(text):
+                raise Reject(TRAILING)
+            checked = value
+    except RecursionError:
+        return parse(body, skip_unknown, keep)  # nested past the scanner's recursion
+    except (StopIteration, ValueError):  # json.JSONDecodeError: msgspec rejects it too
+        raise Reject(EXPECTED_VALUE) from None
+    finally:
+        del scan, context  # the scanner holds its context (memo: every key)
+    brackets = text.count("[") + text.count("{")
+    escapes = _SURROGATE_ESCAPE(text) is not None
+    text = ""  # the tree holds what is needed (a body's worth of memory, freed)
+    reasons = [UNICODE] if bad_utf8 else []
+    if hooks.out_of_range:
+        reasons.append(RANGE)
+    if deep or (deep is None and brackets > MAX_DEPTH and _too_deep(checked)):
+        reasons.append(DEPTH)
+    if escapes:
+        try:
+            _check_strings(checked)
+        except UnicodeEncodeError:  # a lone surrogate (or a byte that was not UTF-8)
+            reasons.append(SURROGATE)
+    if len(reasons) == 1:
+        raise reject(reasons[0])
+    if reasons:
+        return parse(body, skip_unknown, keep)  # which comes first
+    return _dicts_below(value, keep) if pairs else tree(value, keep)
+
+
+def _read_top_object(
+    text: str, pos: int, scan: Any, hooks: _Numbers, known: tuple[str, ...]
+) -> tuple[Obj, Obj]:
+    """A struct read directly (``text[pos]`` is its ``{``): its members one by one, the
+    values of those it does not have read and dropped (serde's ignore_value checks
+    their syntax only). Returns the object and its members that serde checks."""
+    obj, checked = Obj(), Obj()
+    pos = after_ws(text, pos + 1)
+    if text[pos : pos + 1] == "}":
+        end = pos + 1
+    else:
+        while True:
+            if text[pos : pos + 1] != '"':
+                raise Reject(KEY)
+            key, pos = _scanstring(text, pos + 1, True)
+            pos = after_ws(text, pos)
+            if text[pos : pos + 1] != ":":
+                raise Reject(COLON)
+            pos = after_ws(text, pos + 1)
+            if key in known:
+                value, pos = scan(text, pos)
+                checked.append((key, value))
+            else:
+                before = hooks.out_of_range
+                _, pos = scan(text, pos)
+                hooks.out_of_range = before  # serde does not read a skipped number
+                value = None
+                checked.append((key, None))  # the key is read (a lone surrogate in it counts)
+            obj.append((key, value))
+            pos = after_ws(text, pos)
+            c = text[pos : pos + 1]
+            if c == "}":
+                end = pos + 1
+                break
+            if c != ",":
+                raise Reject(EXPECTED_COMMA_TOP)
+            pos = after_ws(text, pos + 1)
+    if after_ws(text, end) != len(text):
+        raise Reject(TRAILING)
+    return obj, checked
+
+
+def _too_deep(node: Any) -> bool:
+    """More than ``MAX_DEPTH`` levels of arrays/objects, ``node`` counted, without
+    recursion."""
+    stack = [(node, 1)] if type(node) in (Obj, list, dict) else []
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_DEPTH:
+            return True
+        kind = type(node)
+        children: Any = (
+            (v for _, v in node) if kind is Obj else node.values() if kind is dict else node
+        )
+        stack.extend((child, level + 1) for child in children if type(child) in (Obj, list, dict))
+    return False
+
+
+def _dicts_below(node: Any, keep: int) -> Any:
+    """A tree of :class:`Obj` with those nested deeper than ``keep`` levels (``node``
+    counted) made dicts, the last duplicate winning."""
+    if keep <= 0:
+        return _dicts(node)
+    kind = type(node)
+    if kind is Obj:
+        return Obj((k, _dicts_below(v, keep - 1)) for k, v in node)
+    if kind is list and (Obj in map(type, node) or list in map(type, node)):
+        return [_dicts_below(v, keep - 1) for v in node]
+    return node
+
+
+def _dicts(node: Any) -> Any:
+    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without
+    recursion."""
+    out = [node]
+    stack: list[tuple[Any, Any]] = [(out, 0)]
+    while stack:
+        parent, slot = stack.pop()
+        node = parent[slot]
+        made: Any
+        if type(node) is Obj:
+            made = dict(node)
+            slots: Any = made.items()
+        elif type(node) is list and (Obj in map(type, node) or list in map(type, node)):
+            made = list(node)
+            slots = enumerate(made)
+        else:
+            continue
+        parent[slot] = made
+        stack.extend((made, k) for k, v in slots if type(v) in (Obj, list))
+    return out[0]
