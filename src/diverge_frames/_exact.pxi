@@ -295,17 +295,24 @@ cdef object _exact_of(object body):
     return of
 
 
-cdef object _source(object body, const unsigned char *p, Py_ssize_t n, int tag, int kind,
-                    df_sj_result *r):
+cdef inline object _source(object body, const unsigned char *p, Py_ssize_t n, int tag,
+                           int kind, df_sj_result *r):
     """What msgspec decodes for a body the scan ``r`` found no rule to apply to: the
     body, or its rewrite; None when ``r`` says the exact reading or an error. The body
     df_sj_glance finds plain is not scanned (only ``r.top_keys`` is set, and ``r.top`` is
-    _GLANCED): when msgspec fails on it, ``_scanned`` scans it."""
+    _GLANCED): when msgspec fails on it, ``_scanned`` scans it. Inline: each decode calls
+    the glance itself, the scan out of line (``_source_scanned``)."""
     cdef int keys = 0
     if not _sj_glance(p, n, &_RULES[kind], &keys):
         r.top = _GLANCED
         r.top_keys = keys
         return body
+    return _source_scanned(body, p, n, tag, kind, r)
+
+
+cdef object _source_scanned(object body, const unsigned char *p, Py_ssize_t n, int tag,
+                            int kind, df_sj_result *r):
+    """``_source`` of a body df_sj_glance did not find plain: scanned."""
     _scan(p, n, kind, r)
     if r.reason or r.repeated_top:
         raise _rejected(body, tag, kind, r, None)

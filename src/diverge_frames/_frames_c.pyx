@@ -336,7 +336,8 @@ cdef object _fresh(object decode, object payload, tuple expected):
     raise value
 
 
-cdef object _decode_notification(object payload):
+cdef inline object _decode_notification(object payload):
+    # inline: the decode's body in the function Python calls (one C call less)
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
     cdef _Split s
@@ -437,7 +438,8 @@ def decode_read_resource(payload):
     return _fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
 
 
-cdef object _decode_read_resource(object payload):
+cdef inline object _decode_read_resource(object payload):
+    # inline: the decode's body in the function Python calls (one C call less)
     cdef const unsigned char *p
     cdef Py_ssize_t n = PyBytes_GET_SIZE(payload) - 1 if PyBytes_CheckExact(payload) else -1
     cdef _Split s

@@ -1072,9 +1072,11 @@ DF_SJ_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, 
    sends it to the exact reading), or an array where serde's derived struct reads its
    sequence form (a repeated in df_sj_scan's terms), which msgspec's struct, literal or
    union there rejects. With 0, *top_keys is how many
-   keys the top-level object has. Reads only p[:n]. */
-DF_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
-                           int *top_keys) {
+   keys the top-level object has. Reads only p[:n]. Inlined at each call (each decode's,
+   through _exact.pxi's _source): out of line, GCC's copy of it cost the small frames more
+   time than its instructions (bench_guard). */
+DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
+                                  int *top_keys) {
     uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
