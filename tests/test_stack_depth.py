@@ -8,6 +8,7 @@ value and bytes, or the same error and message. The recursion limit is left as i
 
 from __future__ import annotations
 
+import base64
 import subprocess
 import sys
 import threading
@@ -163,3 +164,77 @@ def test_a_recursion_limit_too_low_is_a_frame_error() -> None:
     )
     lines = done.stdout.splitlines()
     assert len(lines) >= 1 and all("recursion limit" in line for line in lines), done
+
+
+
+#: Found by fuzz/random_inputs.py (seed 3825800239, input 28363): a read-resource body
+#: rmcp rejects early (invalid UTF-8 in a key) that nests 992 levels further on.
+FOUND_DEEP_REJECTED = base64.b64decode(
+    "AHsiY29kZSI6IC0zMjA0MiwgIm3lc3NhZ2UiOiAiTUNQIGVycm9yIC0zMjA0MjogVGZpc2l6YXRpb24uIiwg"
+    "ImRhjJgiOiB7ImVsaWNpdGF0aW9ucyI6IFt7Im1vZGUiOiAidXJsIiwgInVtZXNzcHJvW3JlIjpbIAogIFtb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbAHsibWV0aG9kIjoieC95Iiwi"
+    "cGFyYW1zIjp7Il9tZXRhIjp7InoiOjF9LCJiIjpbMTUwLCJcdTIwMjhtbHFldGhvZG1tbW1tbW1tbW1tbW1t"
+    "bW1tIl19fVtbW1tbW1tbW1tbW1tbW1tbW1tbW1tbAHsibWV0aG9kYXRhZCI6IiIsInBhcmFtcyI6W1tbW1tb"
+    "W1tbW1tbW3siIjoNW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1t7W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbW1tbW1tb/FtbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tb"
+    "W1tbW1tbW1tbW1tbW1tbAHsibWV0aG9kYXRhZCI6IiIsW1t7Inw2Mzg3MyJ9XX19"
+)
+
+
+def _deep_rejected() -> list[tuple[str, bytes]]:
+    limit = sys.getrecursionlimit()
+    cases = [("read_resource", FOUND_DEEP_REJECTED)]
+    for depth in range(limit - 16, limit + 2):
+        for channel in ("notifications", "read_resource"):
+            cases.append((channel, b'\x00{"m\xe5ssage":' + b"[" * depth + b"x"))
+    return cases
+
+
+
+@pytest.mark.parametrize("twin", ["_frames_py", "_frames_c"])
+def test_rejected_deep_body_same_message_every_call(twin: str) -> None:
+    """A body rmcp rejects early whose later part nests about as deeply as msgspec's
+    recursion budget reaches, then turns bad: every call and every buffer type give the
+    same error and message, from a shallow stack (a new interpreter per twin: msgspec's
+    message once won only after CPython had specialized a call, from the eighth call)."""
+    if twin == "_frames_c":
+        pytest.importorskip("diverge_frames._frames_c")
+    code = (
+        f"from diverge_frames import {twin} as frames\n"
+        f"cases = {_deep_rejected()!r}\n"
+        "for channel, payload in cases:\n"
+        "    decode = getattr(frames, 'decode_' + channel.rstrip('s'))\n"
+        "    seen = set()\n"
+        "    for _ in range(12):\n"
+        "        for make in (bytes, bytearray, memoryview):\n"
+        "            try:\n"
+        "                decode(make(payload))\n"
+        "                seen.add('a value')\n"
+        "            except Exception as exc:\n"
+        "                seen.add(type(exc).__name__ + ': ' + str(exc))\n"
+        "    if len(seen) != 1:\n"
+        "        print(frames.__name__, channel, len(payload), sorted(seen))\n"
+        "print('done')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=code, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["done"], done.stdout

@@ -44,7 +44,7 @@ from ._rmcp_model import ENUM_MEMBERS, MODEL_MEMBER_NAMES, MODEL_MEMBERS, enum_m
 from ._serde import Mismatch
 from ._serde_json import Obj, Reject, plain
 from ._serde_read import parse
-from ._stack import on_fresh_stack
+from ._stack import on_fresh_stack, within_openings
 from ._wire import (
     DECODE_ERRORS,
     custom_decoder,
@@ -369,18 +369,24 @@ def _detached(error: BaseException) -> BaseException:
 
 def _msgspec_error(body: Any, tag: int, expected: str) -> BaseException | None:
     """The error the quick msgspec reading gives for a body rmcp rejects (its message
-    and path are better than ours), or None when msgspec reads it."""
+    and path are better than ours), or None when msgspec reads it. A body that opens
+    many arrays and objects is asked only up to ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of
+    them (``within_openings``): None when msgspec reads that far without an error, so
+    that the answer never depends on the stack's recursion budget."""
+    src, cut = within_openings(body)
     try:
         if expected == "ServerNotification":
             try:
-                notification_decoder.decode(body)
+                notification_decoder.decode(src)
             except msgspec.ValidationError:
-                _custom(**msgspec.structs.asdict(custom_decoder.decode(body)), tag=tag)
+                _custom(**msgspec.structs.asdict(custom_decoder.decode(src)), tag=tag)
         elif expected == "ReadResourceResult":
-            read_resource_result(result_decoder.decode(body), tag)
+            read_resource_result(result_decoder.decode(src), tag)
         else:
-            error_decoder.decode(body)
+            error_decoder.decode(src)
     except DECODE_ERRORS as exc:
+        if cut and _TRUNCATED in str(exc):
+            return None  # msgspec would have read on past the prefix
         return _detached(exc)
     except RecursionError:
         if not on_fresh_stack():
@@ -389,6 +395,10 @@ def _msgspec_error(body: Any, tag: int, expected: str) -> BaseException | None:
     except FrameBodyError as exc:
         return _detached(exc)
     return None
+
+
+#: msgspec's message for input that ends early (``msgspec.DecodeError``).
+_TRUNCATED = "Input data was truncated"
 
 
 def _as_struct(tree: Any, names: tuple[str, ...]) -> Obj:

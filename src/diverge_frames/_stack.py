@@ -20,13 +20,23 @@ a fresh stack (a recursion limit set below what 127 levels need) is a FrameBodyE
 from __future__ import annotations
 
 import _thread
+import re
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .errors import FrameBodyError
 
-__all__ = ["on_fresh_stack", "run_fresh"]
+__all__ = ["MSGSPEC_MESSAGE_OPENINGS", "on_fresh_stack", "run_fresh", "within_openings"]
+
+#: msgspec is asked for its message on a body rmcp rejects (its wording and path are
+#: better than the exact reading's) with at most this many arrays and objects opened:
+#: past them, whether msgspec reaches its error before a RecursionError would move by a
+#: level or two with the interpreter's own state (CPython's specialized calls count
+#: differently), and the message would change from one call to the next.
+MSGSPEC_MESSAGE_OPENINGS = 500
+
+_OPENING = re.compile(rb"[\[{]")
 
 T = TypeVar("T")
 
@@ -41,6 +51,27 @@ _state = _Fresh()
 def on_fresh_stack() -> bool:
     """True on a thread :func:`run_fresh` started: a RecursionError is the body's."""
     return _state.fresh
+
+
+def within_openings(body: Any) -> tuple[Any, bool]:
+    """``(body, False)`` when the bytes-like ``body`` holds at most
+    ``MSGSPEC_MESSAGE_OPENINGS`` ``[`` and ``{`` bytes (strings included), else
+    ``(prefix, True)``: the body up to its next one. A reader that stops with an error
+    inside the prefix stops there in the whole body too, having nested no deeper than
+    that many levels; one that runs to the prefix's end would have read on."""
+    view = memoryview(body)
+    if view.ndim != 1 or view.itemsize != 1:
+        view = memoryview(view.tobytes())
+    seen, start, step, size = 0, 0, 4096, len(view)
+    while start < size:  # windows of growing size: a deep body stops in its first one
+        window = bytes(view[start : start + step])
+        count = window.count(b"[") + window.count(b"{")
+        if seen + count > MSGSPEC_MESSAGE_OPENINGS:
+            for i, found in enumerate(_OPENING.finditer(window), seen):
+                if i == MSGSPEC_MESSAGE_OPENINGS:
+                    return view[: start + found.start()], True
+        seen, start, step = seen + count, start + len(window), min(2 * step, 1 << 20)
+    return body, False
 
 
 def run_fresh(
