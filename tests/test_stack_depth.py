@@ -166,7 +166,6 @@ def test_a_recursion_limit_too_low_is_a_frame_error() -> None:
     assert len(lines) >= 1 and all("recursion limit" in line for line in lines), done
 
 
-
 #: Found by fuzz/random_inputs.py (seed 3825800239, input 28363): a read-resource body
 #: rmcp rejects early (invalid UTF-8 in a key) that nests 992 levels further on.
 FOUND_DEEP_REJECTED = base64.b64decode(
@@ -205,7 +204,6 @@ def _deep_rejected() -> list[tuple[str, bytes]]:
         for channel in ("notifications", "read_resource"):
             cases.append((channel, b'\x00{"m\xe5ssage":' + b"[" * depth + b"x"))
     return cases
-
 
 
 @pytest.mark.parametrize("twin", ["_frames_py", "_frames_c"])
