@@ -8,16 +8,25 @@ format is described in :mod:`diverge_frames.capture` and ``docs/capture-format.m
 Bad input (a malformed capture line, bad base64, an unknown kind, a frame that does not
 decode, a sequence violation) stops the command: what came before it has been written
 to stdout, one line on stderr names the line, the channel and the reason, and the exit
-status is 1.
+status is 1. So do an input that cannot be read, an output that cannot be written (a
+full disk, a closed stdout) and running out of memory. Every message is one line: line
+breaks and other control characters in it are escaped (``\n``, ``\x85``,
+``\u2028``).
+
+Exit statuses: 0 success; 1 bad input or one of those errors; 2 a usage error; 130
+(128 + SIGINT) interrupted by Ctrl-C, with no traceback; 141 (128 + SIGPIPE, what a
+shell shows for a tool stopped by a closed pipe) when the reader of stdout went away
+(``| head``), with no message.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import IO, Any
 
@@ -36,6 +45,12 @@ from .channel import (
 from .errors import FrameError
 
 __all__ = ["main"]
+
+#: Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it.
+EXIT_INTERRUPTED = 130
+#: Exit status when stdout's reader went away: 128 + SIGPIPE, what a shell reports for a
+#: tool stopped by the signal (``seq 1 100000 | head -1``).
+EXIT_BROKEN_PIPE = 141
 
 #: The hot-path module used for decoding and encoding. Internal hook: the tests swap
 #: in ``_frames_py`` or ``_frames_c`` to run the CLI against both implementations.
@@ -86,6 +101,23 @@ class _EventLine(msgspec.Struct):
     event: str
 
 
+#: Characters that end or break a line somewhere (``str.splitlines`` splits on all of
+#: them but the C0/C1 ones that are not line ends; a terminal acts on those): C0, DEL,
+#: C1, LINE SEPARATOR and PARAGRAPH SEPARATOR. Escaped in every message.
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(char: re.Match[str]) -> str:
+    c = char.group()
+    return _NAMED_ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every line-breaking or control character escaped."""
+    return _LINE_BREAKING.sub(_escape, text)
+
+
 class _BadInput(Exception):
     """Bad input: ``where`` (e.g. ``notes.jsonl:3``) and ``reason``, one line."""
 
@@ -95,7 +127,11 @@ class _BadInput(Exception):
         self.reason = reason
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.reason}".replace("\r", "\\r").replace("\n", "\\n")
+        return _one_line(f"{self.where}: {self.reason}")
+
+
+class _WriteError(Exception):
+    """stdout could not be written (anything but a closed pipe): ``reason``."""
 
 
 _json = msgspec.json.Encoder()
@@ -132,7 +168,7 @@ def _value(event: Any) -> Any:
 # --------------------------------------------------------------------------- decode
 
 
-def _decode(lines: Iterable[bytes], name: str, out: IO[bytes]) -> None:
+def _decode(lines: Iterable[bytes], name: str, out: _Output) -> None:
     """Write one JSON line per record of the capture ``lines`` to ``out``.
 
     Raises :class:`_BadInput` at the first bad record, or at the end when a channel
@@ -217,7 +253,7 @@ def _payload(line: bytes) -> bytes:
     return b"\x00" + line.strip()
 
 
-def _encode(lines: Iterable[bytes], name: str, out: IO[bytes], kind: Kind, cid: str) -> None:
+def _encode(lines: Iterable[bytes], name: str, out: _Output, kind: Kind, cid: str) -> None:
     """Write the capture of one channel: a response record per non-blank input line
     (re-encoded as rmcp writes it), then the finish record.
 
@@ -238,22 +274,70 @@ def _encode(lines: Iterable[bytes], name: str, out: IO[bytes], kind: Kind, cid: 
             raise _BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:
             raise _BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
-        capture.write_record(out, capture.response(cid, kind, encode(_value(event))))
+        out.write(capture.encode_record(capture.response(cid, kind, encode(_value(event)))))
     channel.finish()
-    capture.write_record(out, capture.finish(cid, kind))
+    out.write(capture.encode_record(capture.finish(cid, kind)))
 
 
 # --------------------------------------------------------------------------- plumbing
 
 
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+class _Output:
+    """stdout for the commands: a write that fails raises :class:`_WriteError`, except
+    for a closed pipe (``BrokenPipeError``, handled by :func:`main`)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _WriteError(_os_reason(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _WriteError(_os_reason(exc)) from None
+
+
+def _read_lines(stream: IO[bytes], name: str) -> Iterator[bytes]:
+    """The lines of ``stream``; a read that fails raises :class:`_BadInput` naming the
+    last line read."""
+    number = 0
+    lines = iter(stream)
+    while True:
+        try:
+            line = next(lines, None)
+        except OSError as exc:
+            raise _BadInput(name, f"cannot read after line {number}: {_os_reason(exc)}") from None
+        if line is None:
+            return
+        number += 1
+        yield line
+
+
 class _Input:
     """A binary line source and its name for messages (a path, ``<stdin>``, or the
-    shipped sample). Raises :class:`_BadInput` when a file cannot be opened."""
+    shipped sample). Raises :class:`_BadInput` when a file cannot be opened;
+    :meth:`lines` raises it when a read fails."""
 
     def __init__(self, path: str | None, default: str) -> None:
         self._file: IO[bytes] | None = None
         if path == "-" or (path is None and default == "stdin"):
-            self.name, self.stream = "<stdin>", sys.stdin.buffer
+            self.name = "<stdin>"
+            if sys.stdin is None:  # started with stdin closed (`<&-`)
+                raise _BadInput(self.name, "cannot read: stdin is closed")
+            self.stream = sys.stdin.buffer
         elif path is None:
             self.name = SAMPLE
             ref = resources.files("diverge_frames").joinpath("data").joinpath(SAMPLE)
@@ -263,11 +347,27 @@ class _Input:
             try:
                 self.stream = self._file = open(path, "rb")  # noqa: SIM115
             except OSError as exc:
-                raise _BadInput(path, f"cannot open: {exc.strerror or exc}") from None
+                raise _BadInput(path, f"cannot open: {_os_reason(exc)}") from None
+
+    def lines(self) -> Iterator[bytes]:
+        """The input's lines (``bytes``, each with its newline)."""
+        return _read_lines(self.stream, self.name)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
+
+
+def _channel_id(text: str) -> str:
+    """``--channel-id``: a string a capture can hold (not empty; UTF-8), so that what
+    ``encode`` writes, ``decode`` reads."""
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty: a capture names each channel")
+    try:
+        capture.finish(text, "notifications")
+    except UnicodeError:  # bytes of the command line that are not UTF-8
+        raise argparse.ArgumentTypeError("must be valid UTF-8") from None
+    return text
 
 
 def _prog() -> str:
@@ -316,7 +416,10 @@ def _parser() -> argparse.ArgumentParser:
         "error) or a read-resource channel (one result or error)",
     )
     enc.add_argument(
-        "--channel-id", default="1", help='the channel id in the capture (default "1")'
+        "--channel-id",
+        default="1",
+        type=_channel_id,
+        help='the channel id in the capture, not empty (default "1")',
     )
     enc.add_argument(
         "file", nargs="?", metavar="FILE", help="input JSON Lines (default or -: stdin)"
@@ -355,8 +458,36 @@ def _bench(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit
-    status: 0 on success, 1 for bad input, 2 for a usage error."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    status: 0 on success, 1 for bad input or an I/O error, 2 for a usage error, 130
+    after Ctrl-C, 141 when stdout's reader went away."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as a tool stopped by
+        # SIGPIPE does. stdout goes to devnull so that the interpreter's final flush
+        # does not fail again.
+        _stdout_to_devnull()
+        return EXIT_BROKEN_PIPE
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout: nothing to flush
+        pass
+
+
+def _error(message: str) -> int:
+    """Print ``diverge-frames: message`` as one line on stderr; return 1."""
+    print(f"diverge-frames: {_one_line(message)}", file=sys.stderr)
+    return 1
+
+
+def _main(args: list[str]) -> int:
     if args[:1] == ["bench"]:
         return _bench(args[1:])
     parser = _parser()
@@ -368,31 +499,33 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: a command is required (encode or decode)", file=sys.stderr)
         return 2
-    out = sys.stdout.buffer
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        return _error("cannot write to stdout: it is closed")
+    out = _Output(sys.stdout.buffer)
     source: _Input | None = None
+    failure = ""
     try:
         try:
             if ns.command == "encode":
                 source = _Input(ns.file, "stdin")
-                _encode(source.stream, source.name, out, ns.channel, ns.channel_id)
+                _encode(source.lines(), source.name, out, ns.channel, ns.channel_id)
             else:
                 source = _Input(ns.capture, "sample")
-                _decode(source.stream, source.name, out)
-            out.flush()
+                _decode(source.lines(), source.name, out)
         except _BadInput as exc:
-            out.flush()
-            print(f"diverge-frames: {exc}", file=sys.stderr)
-            return 1
+            failure = str(exc)
+        except MemoryError:
+            failure = f"{source.name if source is not None else 'input'}: out of memory"
         finally:
             if source is not None:
                 source.close()
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly. Point stdout at devnull so
-        # the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    return 0
+        out.flush()  # what came before the failure, if any, is written before its message
+    except _WriteError as exc:
+        # What could not be written is dropped: stdout goes to devnull so that the
+        # interpreter's final flush does not report it again.
+        _stdout_to_devnull()
+        return _error(f"cannot write to stdout: {exc}")
+    return _error(failure) if failure else 0
 
 
 if __name__ == "__main__":
