@@ -101,9 +101,9 @@ class _EventLine(msgspec.Struct):
     event: str
 
 
-#: Characters that end or break a line somewhere (``str.splitlines`` splits on all of
-#: them but the C0/C1 ones that are not line ends; a terminal acts on those): C0, DEL,
-#: C1, LINE SEPARATOR and PARAGRAPH SEPARATOR. Escaped in every message.
+#: What could split a message into lines or act on a terminal, escaped in every
+#: message: the C0 controls, DEL, the C1 controls (U+0085 NEXT LINE among them), LINE
+#: SEPARATOR and PARAGRAPH SEPARATOR (``str.splitlines`` splits on several of them).
 _LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
