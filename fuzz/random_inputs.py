@@ -34,9 +34,12 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# _harness.py beside this file; the tests' json_shapes.py, which it imports (as
+# scripts/fuzz.sh does, by PYTHONPATH).
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
-from _harness import CHANNELS, make_test
+from _harness import CHANNELS, make_test  # noqa: E402 (after the path above)
 
 CORPUS = Path(__file__).parent / "corpus"
 

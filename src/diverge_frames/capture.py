@@ -139,7 +139,7 @@ def encode_record(record: Record) -> bytes:
     line = _encoder.encode(record)
     try:
         again = _decoder.decode(line)
-    except msgspec.DecodeError as exc:
+    except DECODE_ERRORS as exc:
         reason: str | None = str(exc)
     else:
         reason = _invalid(again)
