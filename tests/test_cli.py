@@ -24,7 +24,7 @@ import pytest
 
 import diverge_frames
 from diverge_frames import __main__ as cli
-from diverge_frames import _frames_py, capture
+from diverge_frames import _cli_io, _frames_py, capture
 
 _frames_c: ModuleType | None
 try:
@@ -562,6 +562,20 @@ def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
     assert err == b""
 
 
+def test_closed_pipe_is_quiet_for_bench() -> None:
+    """``bench | true``: the reader is gone before the table is written; quiet, 141."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diverge_frames", "bench", "--rounds", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == cli.EXIT_BROKEN_PIPE
+    assert err == b""
+
+
 # ------------------------------------------------------- interrupts and I/O errors
 
 
@@ -595,19 +609,19 @@ def test_ctrl_c_exits_130_without_traceback(argv: list[str], line: bytes) -> Non
 
 
 @pytest.mark.parametrize(
-    "argv", [["decode"], ["encode", "--channel", "notifications", "-"], ["bench", "--quick"]]
+    "argv", [["decode"], ["encode", "--channel", "notifications", "-"], ["bench"]]
 )
 def test_keyboard_interrupt_in_process(
     argv: list[str], capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from diverge_frames import _bench
+    from diverge_frames import _capture_bench
 
     def interrupt(*_: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(capture, "read_capture", interrupt)
     monkeypatch.setattr(cli, "_payload", interrupt)
-    monkeypatch.setattr(_bench, "main", interrupt)
+    monkeypatch.setattr(_capture_bench, "main", interrupt)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"method":"x"}\n')))
     assert run(capsysbinary, *argv) == (130, b"", "")
 
@@ -617,7 +631,9 @@ DEV_FULL = Path("/dev/full")
 
 @pytest.mark.skipif(not DEV_FULL.exists(), reason="no /dev/full")
 @pytest.mark.parametrize(
-    "argv", [["decode"], ["encode", "--channel", "read-resource"]], ids=["decode", "encode"]
+    "argv",
+    [["decode"], ["encode", "--channel", "read-resource"], ["bench", "--rounds", "1"]],
+    ids=["decode", "encode", "bench"],
 )
 def test_write_error_is_one_line(argv: list[str]) -> None:
     """``decode > /dev/full``: one line on stderr, status 1, no traceback."""
@@ -634,10 +650,11 @@ def test_write_error_is_one_line(argv: list[str]) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell closes stdout")
-def test_closed_stdout_is_one_line() -> None:
+@pytest.mark.parametrize("command", ["decode", "bench --rounds 1"])
+def test_closed_stdout_is_one_line(command: str) -> None:
     """Started with stdout closed (``>&-``): one line on stderr, status 1 (as ``cat``)."""
     proc = subprocess.run(
-        ["sh", "-c", '"$0" -m diverge_frames decode >&-', sys.executable],
+        ["sh", "-c", f'"$0" -m diverge_frames {command} >&-', sys.executable],
         stderr=subprocess.PIPE,
         check=False,
     )
@@ -797,10 +814,10 @@ def test_messages_escape_line_separators(
 
 
 def test_one_line_escapes_readably() -> None:
-    assert cli._one_line("a\nb\rc\td\u2028e\u2029f\x85g\x1bh\x7fi") == (
+    assert _cli_io.one_line("a\nb\rc\td\u2028e\u2029f\x85g\x1bh\x7fi") == (
         "a\\nb\\rc\\td\\u2028e\\u2029f\\x85g\\x1bh\\x7fi"
     )
-    assert cli._one_line("plain, caf\u00e9, \u65e5\u672c") == "plain, caf\u00e9, \u65e5\u672c"
+    assert _cli_io.one_line("plain, caf\u00e9, \u65e5\u672c") == "plain, caf\u00e9, \u65e5\u672c"
 
 
 # ------------------------------------------------------------------- the rest

@@ -23,16 +23,25 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
-from importlib import resources
-from typing import IO, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import msgspec
 
 from . import __version__, _impl, capture
+from ._cli_io import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    SAMPLE,
+    BadInput,
+    Input,
+    Output,
+    WriteError,
+    error,
+    stdout_to_devnull,
+)
 from .capture import _LINE_ERRORS, CaptureError, Kind, Record
 from .channel import (
     Aborted,
@@ -46,17 +55,9 @@ from .errors import FrameError
 
 __all__ = ["main"]
 
-#: Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it.
-EXIT_INTERRUPTED = 130
-#: Exit status when stdout's reader went away: 128 + SIGPIPE, what a shell reports for a
-#: tool stopped by the signal (``seq 1 100000 | head -1``).
-EXIT_BROKEN_PIPE = 141
-
 #: The hot-path module used for decoding and encoding. Internal hook: the tests swap
 #: in ``_frames_py`` or ``_frames_c`` to run the CLI against both implementations.
 _frames = _impl.frames
-
-SAMPLE = "sample.capture.jsonl"
 
 _EXAMPLES = """\
 examples:
@@ -101,39 +102,6 @@ class _EventLine(msgspec.Struct):
     event: str
 
 
-#: What could split a message into lines or act on a terminal, escaped in every
-#: message: the C0 controls, DEL, the C1 controls (U+0085 NEXT LINE among them), LINE
-#: SEPARATOR and PARAGRAPH SEPARATOR (``str.splitlines`` splits on several of them).
-_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(char: re.Match[str]) -> str:
-    c = char.group()
-    return _NAMED_ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-
-
-def _one_line(text: str) -> str:
-    """``text`` with every line-breaking or control character escaped."""
-    return _LINE_BREAKING.sub(_escape, text)
-
-
-class _BadInput(Exception):
-    """Bad input: ``where`` (e.g. ``notes.jsonl:3``) and ``reason``, one line."""
-
-    def __init__(self, where: str, reason: str) -> None:
-        super().__init__(where, reason)
-        self.where = where
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return _one_line(f"{self.where}: {self.reason}")
-
-
-class _WriteError(Exception):
-    """stdout could not be written (anything but a closed pipe): ``reason``."""
-
-
 _json = msgspec.json.Encoder()
 _EVENTS = {Finished: "finished", NotServed: "not_served", Aborted: "aborted"}
 
@@ -168,10 +136,10 @@ def _value(event: Any) -> Any:
 # --------------------------------------------------------------------------- decode
 
 
-def _decode(lines: Iterable[bytes], name: str, out: _Output) -> None:
+def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
     """Write one JSON line per record of the capture ``lines`` to ``out``.
 
-    Raises :class:`_BadInput` at the first bad record, or at the end when a channel
+    Raises :class:`BadInput` at the first bad record, or at the end when a channel
     was left without its finish or abort record.
     """
     channels: dict[str, tuple[str, Any]] = {}
@@ -182,7 +150,7 @@ def _decode(lines: Iterable[bytes], name: str, out: _Output) -> None:
         try:
             item = next(records, None)
         except CaptureError as exc:
-            raise _BadInput(f"{name}:{exc.line}", exc.reason) from None
+            raise BadInput(f"{name}:{exc.line}", exc.reason) from None
         if item is None:
             break
         number, record = item
@@ -191,7 +159,7 @@ def _decode(lines: Iterable[bytes], name: str, out: _Output) -> None:
         first = next(iter(open_channels))
         kind = channels[first][0]
         more = len(open_channels) - 1
-        raise _BadInput(
+        raise BadInput(
             f"{name}: end of capture (after line {number})",
             f"{_channel_name(first, kind)}, opened at line {open_channels[first]}, "
             "has no finish or abort record"
@@ -213,7 +181,7 @@ def _decode_record(
         known = channels[cid] = (kind, _open_channel(kind))
         open_channels[cid] = number
     elif known[0] != kind:
-        raise _BadInput(
+        raise BadInput(
             where,
             f"{_channel_name(cid, known[0])}: this record says kind {_json.encode(kind).decode()}",
         )
@@ -226,7 +194,7 @@ def _decode_record(
         else:
             event = channel.abort()
     except FrameError as exc:
-        raise _BadInput(where, f"{_channel_name(cid, kind)}: {_failure(exc)}") from None
+        raise BadInput(where, f"{_channel_name(cid, kind)}: {_failure(exc)}") from None
     if record.payload is None:
         open_channels.pop(cid, None)
         return _json.encode(_EventLine(cid, kind, _EVENTS[type(event)])) + b"\n"
@@ -253,11 +221,11 @@ def _payload(line: bytes) -> bytes:
     return b"\x00" + line.strip()
 
 
-def _encode(lines: Iterable[bytes], name: str, out: _Output, kind: Kind, cid: str) -> None:
+def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str) -> None:
     """Write the capture of one channel: a response record per non-blank input line
     (re-encoded as rmcp writes it), then the finish record.
 
-    Raises :class:`_BadInput` for a line that is not a JSON object, does not decode as
+    Raises :class:`BadInput` for a line that is not a JSON object, does not decode as
     the channel's frame, or breaks the channel's sequence rules (a second value on a
     read-resource channel, anything after an error on a notification channel).
     """
@@ -271,91 +239,15 @@ def _encode(lines: Iterable[bytes], name: str, out: _Output, kind: Kind, cid: st
             event = channel.receive(_payload(line))
         except _LINE_ERRORS as exc:
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-            raise _BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
+            raise BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:
-            raise _BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
+            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
         out.write(capture.encode_record(capture.response(cid, kind, encode(_value(event)))))
     channel.finish()
     out.write(capture.encode_record(capture.finish(cid, kind)))
 
 
-# --------------------------------------------------------------------------- plumbing
-
-
-def _os_reason(exc: OSError) -> str:
-    return exc.strerror or str(exc) or type(exc).__name__
-
-
-class _Output:
-    """stdout for the commands: a write that fails raises :class:`_WriteError`, except
-    for a closed pipe (``BrokenPipeError``, handled by :func:`main`)."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-
-    def write(self, data: bytes) -> None:
-        try:
-            self._stream.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise _WriteError(_os_reason(exc)) from None
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise _WriteError(_os_reason(exc)) from None
-
-
-def _read_lines(stream: IO[bytes], name: str) -> Iterator[bytes]:
-    """The lines of ``stream``; a read that fails raises :class:`_BadInput` naming the
-    last line read."""
-    number = 0
-    lines = iter(stream)
-    while True:
-        try:
-            line = next(lines, None)
-        except OSError as exc:
-            raise _BadInput(name, f"cannot read after line {number}: {_os_reason(exc)}") from None
-        if line is None:
-            return
-        number += 1
-        yield line
-
-
-class _Input:
-    """A binary line source and its name for messages (a path, ``<stdin>``, or the
-    shipped sample). Raises :class:`_BadInput` when a file cannot be opened;
-    :meth:`lines` raises it when a read fails."""
-
-    def __init__(self, path: str | None, default: str) -> None:
-        self._file: IO[bytes] | None = None
-        if path == "-" or (path is None and default == "stdin"):
-            self.name = "<stdin>"
-            if sys.stdin is None:  # started with stdin closed (`<&-`)
-                raise _BadInput(self.name, "cannot read: stdin is closed")
-            self.stream = sys.stdin.buffer
-        elif path is None:
-            self.name = SAMPLE
-            ref = resources.files("diverge_frames").joinpath("data").joinpath(SAMPLE)
-            self.stream = self._file = ref.open("rb")
-        else:
-            self.name = path
-            try:
-                self.stream = self._file = open(path, "rb")  # noqa: SIM115
-            except OSError as exc:
-                raise _BadInput(path, f"cannot open: {_os_reason(exc)}") from None
-
-    def lines(self) -> Iterator[bytes]:
-        """The input's lines (``bytes``, each with its newline)."""
-        return _read_lines(self.stream, self.name)
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
+# --------------------------------------------------------------------------- options
 
 
 def _channel_id(text: str) -> str:
@@ -468,23 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (e.g. `| head`): stop quietly, as a tool stopped by
         # SIGPIPE does. stdout goes to devnull so that the interpreter's final flush
         # does not fail again.
-        _stdout_to_devnull()
+        stdout_to_devnull()
         return EXIT_BROKEN_PIPE
-
-
-def _stdout_to_devnull() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # no real stdout: nothing to flush
-        pass
-
-
-def _error(message: str) -> int:
-    """Print ``diverge-frames: message`` as one line on stderr; return 1."""
-    print(f"diverge-frames: {_one_line(message)}", file=sys.stderr)
-    return 1
 
 
 def _main(args: list[str]) -> int:
@@ -500,19 +377,19 @@ def _main(args: list[str]) -> int:
         print(f"{parser.prog}: error: a command is required (encode or decode)", file=sys.stderr)
         return 2
     if sys.stdout is None:  # started with stdout closed (`>&-`)
-        return _error("cannot write to stdout: it is closed")
-    out = _Output(sys.stdout.buffer)
-    source: _Input | None = None
+        return error("cannot write to stdout: it is closed")
+    out = Output(sys.stdout.buffer)
+    source: Input | None = None
     failure = ""
     try:
         try:
             if ns.command == "encode":
-                source = _Input(ns.file, "stdin")
+                source = Input(ns.file, "stdin")
                 _encode(source.lines(), source.name, out, ns.channel, ns.channel_id)
             else:
-                source = _Input(ns.capture, "sample")
+                source = Input(ns.capture, "sample")
                 _decode(source.lines(), source.name, out)
-        except _BadInput as exc:
+        except BadInput as exc:
             failure = str(exc)
         except MemoryError:
             failure = f"{source.name if source is not None else 'input'}: out of memory"
@@ -520,12 +397,12 @@ def _main(args: list[str]) -> int:
             if source is not None:
                 source.close()
         out.flush()  # what came before the failure, if any, is written before its message
-    except _WriteError as exc:
+    except WriteError as exc:
         # What could not be written is dropped: stdout goes to devnull so that the
         # interpreter's final flush does not report it again.
-        _stdout_to_devnull()
-        return _error(f"cannot write to stdout: {exc}")
-    return _error(failure) if failure else 0
+        stdout_to_devnull()
+        return error(f"cannot write to stdout: {exc}")
+    return error(failure) if failure else 0
 
 
 if __name__ == "__main__":
