@@ -47,7 +47,8 @@ print(next(i["metadata"]["version"] for i in json.load(sys.stdin)["install"]
 unset CFLAGS LDFLAGS
 # (not imported to find them: importing an instrumented module needs the preload)
 SITE=$("$V/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
-for so in "$SITE"/diverge_frames/_frames_c.*.so "$SITE"/msgspec/_core.*.so; do
+for so in "$SITE"/diverge_frames/_frames_c.*.so "$SITE"/diverge_frames/_channel_c.*.so \
+  "$SITE"/msgspec/_core.*.so; do
   [[ -f "$so" ]] || fail "no compiled module: $so"
   [[ "$(ldd "$so")" == *libasan* ]] || fail "not built with ASan: $so"
   echo "${so#"$SITE"/}: built with ASan"
@@ -76,6 +77,20 @@ sanitized() {
   ((status == 0)) || { tail -30 "$log" >&2; fail "$name: exit status $status"; }
   tail -1 "$log"
 }
+
+echo "-- the C tests (tests/c/*.c) built with $SANITIZE, default and -DDF_SCALAR"
+# Each header's functions against their byte-by-byte references on every path: the
+# string loops' AVX-512, AVX2, SSE2 and SWAR (as far as this CPU has them), the scanners'
+# SSE2 and portable code. Each input sits in a heap block of exactly its size, so a read
+# past it is an ASan report.
+for source in tests/c/*.c; do
+  for flags in "" -DDF_SCALAR; do
+    name=$(basename "$source" .c)${flags:+-scalar}
+    "$CC" $SANITIZE -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1 -Wall -Werror \
+      $flags -I src/diverge_frames "$source" -o "$WORK/$name" || fail "compiling $source $flags"
+    sanitized "$name" "$WORK/$name"
+  done
+done
 
 echo "-- the tests, under ASan and UBSan"
 # --capture=sys leaves the real stderr (fd 2) to the sanitizers, so a report that stops
