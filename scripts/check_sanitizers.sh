@@ -60,9 +60,10 @@ export ASAN_OPTIONS=detect_leaks=0
 export PYTHONMALLOC=malloc
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/ubsan.supp"
 export DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1
-# The live differential tests, when the oracle is there, with fewer cases than CI's
-# plain run: the sanitizers look at the code paths, not at more of the same.
-export DIVERGE_FRAMES_ORACLE_CASES=2000
+# The live differential tests and the mutants of real frames, when the oracle is there,
+# with their default case counts (2,000 each, against CI's 20,000 and 50,000 in the
+# plain run): the sanitizers look at the code paths, not at more of the same.
+export DIVERGE_FRAMES_ORACLE_CASES=2000 DIVERGE_FRAMES_MUTATION_CASES=2000
 # sanitized NAME COMMAND...: run under the preloaded runtime; fail on a non-zero exit or
 # on any report in the log.
 sanitized() {
