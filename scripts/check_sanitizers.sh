@@ -79,26 +79,23 @@ sanitized() {
   tail -1 "$log"
 }
 
-echo "-- the C tests (tests/c/*.c) built with $SANITIZE, default and -DDF_SCALAR"
-# Each header's functions against their byte-by-byte references on every path: the
-# string loops' AVX-512, AVX2, SSE2 and SWAR (as far as this CPU has them), the scanners'
-# SSE2 and portable code. Each input sits in a heap block of exactly its size, so a read
-# past it is an ASan report.
-for source in tests/c/*.c; do
-  for flags in "" -DDF_SCALAR; do
-    name=$(basename "$source" .c)${flags:+-scalar}
-    "$CC" $SANITIZE -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1 -Wall -Werror \
-      $flags -I src/diverge_frames "$source" -o "$WORK/$name" || fail "compiling $source $flags"
-    sanitized "$name" "$WORK/$name"
-  done
-done
+echo "-- the C tests (tests/c/*.c, by their pytest files) built with $SANITIZE"
+# Each header's functions against their references, default and -DDF_SCALAR: the string
+# loops' AVX-512, AVX2, SSE2 and SWAR (as far as this CPU has them), the scanners, and
+# serde_json's numbers. The tests compile them with $CC, here the sanitizing compiler; a
+# report makes a program exit non-zero (-fno-sanitize-recover), which fails its test.
+C_TESTS=(tests/test_scan_c.py tests/test_serde_json_c.py)
+CC="$CC $SANITIZE -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
+  sanitized c-tests "$V/python" -m pytest -q -p no:cacheprovider "${C_TESTS[@]}"
 
 echo "-- the tests, under ASan and UBSan"
 # --capture=sys leaves the real stderr (fd 2) to the sanitizers, so a report that stops
 # the process is in the log, not lost with pytest's capture. test_no_leaks measures
 # resident memory, which ASan's quarantine (freed blocks held back) makes grow.
+# (The C tests ran above, instrumented.)
 sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
-  --deselect "tests/test_lifetimes.py::test_no_leaks" "$@"
+  --deselect "tests/test_lifetimes.py::test_no_leaks" \
+  --ignore=tests/test_scan_c.py --ignore=tests/test_serde_json_c.py "$@"
 
 echo "-- random and mutated payloads, both channels, under ASan and UBSan"
 sanitized random-inputs "$V/python" fuzz/random_inputs.py \
