@@ -2,7 +2,8 @@
 ``diverge_frames._channel_c``, the sequence rules) when possible.
 
 Without Cython or a C compiler the install still succeeds, pure Python, as aio-libs
-packages do. ``DIVERGE_FRAMES_NO_EXTENSIONS=1`` skips the extension on purpose;
+packages do, and a wheel built so is tagged ``py3-none-any``, like one built with
+``DIVERGE_FRAMES_NO_EXTENSIONS=1``, which skips the extension on purpose.
 ``DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1`` makes a failed build an error (CI, wheels).
 """
 
@@ -10,6 +11,7 @@ import os
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
 
 NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
@@ -25,21 +27,41 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001
-            self._give_up("the extensions", exc)
+            self._give_up("the extensions", exc, self.distribution.ext_modules)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
-            self._give_up(ext.name, exc)
+            self._give_up(ext.name, exc, [ext])
 
-    def _give_up(self, name, exc):
+    def _give_up(self, name, exc, extensions):
         if REQUIRE_EXTENSIONS:
             raise exc
         print(
             f"WARNING: {name} not built ({exc}); its pure-Python twin will be used",
             file=sys.stderr,
         )
+        # What was not built is no longer part of the distribution: PureFallbackWheel
+        # then tags the wheel py3-none-any.
+        self.distribution.ext_modules = [
+            e for e in self.distribution.ext_modules or [] if e not in extensions
+        ]
+
+
+class PureFallbackWheel(bdist_wheel):
+    """``bdist_wheel`` that tags the wheel by what was built: ``py3-none-any`` when every
+    extension fell back to pure Python, never this platform's tag."""
+
+    def run(self):
+        # bdist_wheel picks purity from the extensions declared, before building;
+        # build first and decide from what is left (OptionalBuildExt drops a failure).
+        if not self.skip_build:
+            self.run_command("build")
+        self.root_is_pure = not (
+            self.distribution.has_ext_modules() or self.distribution.has_c_libraries()
+        )
+        super().run()
 
 
 def extensions():
@@ -80,4 +102,7 @@ def extensions():
     return cythonize([frames, channel], compiler_directives={"language_level": "3"})
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(
+    ext_modules=extensions(),
+    cmdclass={"build_ext": OptionalBuildExt, "bdist_wheel": PureFallbackWheel},
+)

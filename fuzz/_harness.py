@@ -27,18 +27,26 @@ are C, run but not coverage-guided (no clang here to build them instrumented).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-import atheris
+try:
+    import atheris
+except ImportError:  # fuzz/random_inputs.py uses make_test without atheris
+    atheris = None
 
 # ``plain_json`` is shared with tests/test_properties.py: scripts/fuzz.sh puts tests/
 # on PYTHONPATH.
 from json_shapes import plain_json
 
-with atheris.instrument_imports(include=["diverge_frames"]):
+with (
+    atheris.instrument_imports(include=["diverge_frames"])
+    if atheris is not None
+    else contextlib.nullcontext()
+):
     from diverge_frames import _frames_py
     from diverge_frames.errors import FrameError
     from diverge_frames.types import CustomNotification
@@ -124,5 +132,7 @@ def make_test(channel: str) -> Callable[[bytes], None]:
 
 def main(channel: str) -> None:
     """Run libFuzzer on ``channel`` with the command-line flags in ``sys.argv``."""
+    if atheris is None:
+        raise SystemExit("atheris is not installed: pip install atheris")
     atheris.Setup(sys.argv, make_test(channel))
     atheris.Fuzz()

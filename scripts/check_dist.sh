@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Build the sdist and the wheel, and check them as PyPI and users will meet them:
 #
-#  1. python -m build: the sdist, then the wheel from it (compiled: a failed compile fails)
+#  1. python -m build: the sdist, then the wheel from it (compiled: a failed compile fails);
+#     the pure-Python wheel, DIVERGE_FRAMES_NO_EXTENSIONS=1 python -m build --wheel,
+#     tagged py3-none-any
 #  2. twine check --strict, check-wheel-contents, validate-pyproject (with the schemas of
-#     the [tool.*] tables), and what each archive must and must not hold
+#     the [tool.*] tables), and what each archive must and must not hold (LICENSE in all)
 #  3. auditwheel repairs the wheel to a manylinux tag (Linux)
 #  4. actionlint on every workflow (with shellcheck and pyflakes on their scripts)
 #  5. pure Python: the sdist in a fresh venv without a C compiler, then without Cython
-#     either; IMPLEMENTATION == "python" and the tests pass (run from the unpacked sdist;
-#     a quick subset, the whole suite with DIST_TESTS=full)
+#     either, each a py3-none-any wheel; then the pure-Python wheel of step 1:
+#     IMPLEMENTATION == "python" and the tests pass (run from the unpacked sdist; a quick
+#     subset, the whole suite with DIST_TESTS=full)
 #  6. compiled: the sdist in a fresh venv with Cython and a compiler;
 #     IMPLEMENTATION == "cython" and the whole test suite passes (which runs every
 #     decoding test against the pure-Python implementation too)
@@ -22,7 +25,7 @@
 #
 # Usage: bash scripts/check_dist.sh
 # Environment: PYTHON (default python3); DIST_OUT=dir keeps the checked sdist and wheels
-# there; API_DOCS_OUT=dir keeps the API reference there (say docs/api: not committed);
+# (compiled, repaired, pure) there; API_DOCS_OUT=dir keeps the API reference there (say docs/api: not committed);
 # KEEP_WORK=1 keeps the temp dir; ACTIONLINT=path uses that actionlint binary;
 # DIST_TESTS=full runs the whole suite on the pure-Python install too.
 set -euo pipefail
@@ -65,12 +68,21 @@ DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1 "$T/python" -m build --outdir "$WORK/dist" .
 SDIST=$(ls "$WORK"/dist/*.tar.gz)
 WHEEL=$(ls "$WORK"/dist/*.whl)
 ls -l "$WORK/dist"
+# A wheel built without the extension is for any platform: py3-none-any, never this one's.
+is_pure_tag() { [[ "$(basename "$1")" == *-py3-none-any.whl ]]; }
+
+step "the pure-Python wheel: DIVERGE_FRAMES_NO_EXTENSIONS=1 python -m build --wheel"
+DIVERGE_FRAMES_NO_EXTENSIONS=1 "$T/python" -m build --wheel --outdir "$WORK/pure-dist" . \
+  >"$WORK/build-pure.log" 2>&1 || { tail -40 "$WORK/build-pure.log"; fail "the pure wheel"; }
+PURE_WHEEL=$(ls "$WORK"/pure-dist/*.whl)
+is_pure_tag "$PURE_WHEEL" || fail "the pure wheel is not tagged py3-none-any: $PURE_WHEEL"
+basename "$PURE_WHEEL"
 
 step "twine check, check-wheel-contents, validate-pyproject, archive contents"
-twine check --strict "$SDIST" "$WHEEL"
-check-wheel-contents "$WHEEL"
+twine check --strict "$SDIST" "$WHEEL" "$PURE_WHEEL"
+check-wheel-contents "$WHEEL" "$PURE_WHEEL"
 validate-pyproject pyproject.toml
-"$T/python" scripts/check_dist_contents.py "$SDIST" "$WHEEL"
+"$T/python" scripts/check_dist_contents.py "$SDIST" "$WHEEL" "$PURE_WHEEL"
 
 REPAIRED=$WHEEL
 if [[ "$(uname -s)" == Linux ]]; then
@@ -155,6 +167,7 @@ NOCC=$(CC=/bin/false CXX=/bin/false build_from_sdist no-compiler "$P") ||
 grep -m1 -oE "WARNING: diverge_frames._frames_c not built.{0,50}" "$WORK/no-compiler.log" ||
   fail "no compiler: setup.py did not say it fell back to pure Python"
 [[ "$(has_extension "$P" "$NOCC")" == False ]] || fail "no compiler, yet $NOCC has an extension"
+is_pure_tag "$NOCC" || fail "no compiler: the wheel is not tagged py3-none-any: $NOCC"
 "$P" -m pip install -q "$NOCC"
 [[ "$(implementation "$P")" == python ]] || fail "no compiler did not give a pure install"
 echo "$(basename "$NOCC"): IMPLEMENTATION $(implementation "$P")"
@@ -175,7 +188,14 @@ grep -m1 -oE "WARNING: Cython not found.{0,40}" "$WORK/no-cython.log" ||
 "$P" -m pip install -q --force-reinstall --no-deps "$NOCYTHON"
 [[ "$(implementation "$P")" == python ]] || fail "no Cython did not give a pure install"
 "$P" -c 'import importlib.util as u; assert u.find_spec("diverge_frames._frames_c") is None'
+is_pure_tag "$NOCYTHON" || fail "no Cython: the wheel is not tagged py3-none-any: $NOCYTHON"
 echo "$(basename "$NOCYTHON"): IMPLEMENTATION $(implementation "$P"), no _frames_c"
+
+step "pure Python: the pure-Python wheel (published for platforms without a compiled one)"
+"$P" -m pip install -q --force-reinstall --no-deps "$PURE_WHEEL"
+[[ "$(implementation "$P")" == python ]] || fail "the pure wheel did not give a pure install"
+"$P" -m diverge_frames decode >"$WORK/decoded-pure.jsonl"
+echo "$(basename "$PURE_WHEEL"): IMPLEMENTATION $(implementation "$P"), decode: $(wc -l <"$WORK/decoded-pure.jsonl") records"
 if [[ "${DIST_TESTS:-quick}" == full ]]; then
   run_tests tests-pure "$P"
 else
@@ -208,7 +228,7 @@ step "API reference (pdoc)"
 
 if [[ -n "${DIST_OUT:-}" ]]; then
   mkdir -p "$DIST_OUT"
-  cp "$SDIST" "$WHEEL" "$DIST_OUT"/
+  cp "$SDIST" "$WHEEL" "$PURE_WHEEL" "$DIST_OUT"/
   [[ "$REPAIRED" == "$WHEEL" ]] || cp "$REPAIRED" "$DIST_OUT"/
   echo "copied the sdist and wheels to $DIST_OUT"
 fi

@@ -4,37 +4,43 @@ Usage::
 
     python scripts/check_dist_contents.py SDIST WHEEL [WHEEL ...]
 
-The wheel: the modules, the compiled extension, ``py.typed``, the stub of the compiled
-module and the sample capture; no C or Cython source, no tests, no benchmarks, and no
-module that imports a package the wheel does not depend on (the benchmark matrix's
-peers: mcp, pydantic, orjson). The sdist: the package with its ``.pyx`` (not the C
-Cython writes from it), the tests and what they read, ``MANIFEST.in``; no compiled
-objects, no build junk. Prints each archive's file count and exits 1 listing every
-problem found.
+The wheel: the modules, ``py.typed``, the stub of the compiled module, the sample
+capture and the LICENSE; the compiled extensions when its tag is a platform's, none when
+it is ``py3-none-any`` (the pure-Python wheel); no C or Cython source, no tests, no
+benchmarks, and no module that imports a package the wheel does not depend on (the
+benchmark matrix's peers: mcp, pydantic, orjson). The sdist: the package with its
+``.pyx`` and headers (not the C Cython writes from it), the tests and what they read,
+``MANIFEST.in``, the LICENSE; no compiled objects, no build junk. Prints each archive's
+file count and exits 1 listing every problem found.
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import os
 import sys
 import tarfile
 import zipfile
 
 PACKAGE = "diverge_frames"
 
+#: The compiled twins, in every wheel but the pure one.
+EXTENSIONS = [
+    f"{PACKAGE}/_frames_c.*.so|{PACKAGE}/_frames_c.*.pyd",
+    f"{PACKAGE}/_channel_c.*.so|{PACKAGE}/_channel_c.*.pyd",
+]
 WHEEL_REQUIRED = [
     f"{PACKAGE}/__init__.py",
     f"{PACKAGE}/_frames_py.py",
     f"{PACKAGE}/_capture_bench.py",
-    f"{PACKAGE}/_frames_c.*.so|{PACKAGE}/_frames_c.*.pyd",
     f"{PACKAGE}/_channel_py.py",
-    f"{PACKAGE}/_channel_c.*.so|{PACKAGE}/_channel_c.*.pyd",
     f"{PACKAGE}/_frames_c.pyi",
     f"{PACKAGE}/py.typed",
     f"{PACKAGE}/data/sample.capture.jsonl",
     "*.dist-info/METADATA",
     "*.dist-info/entry_points.txt",
+    "*.dist-info/licenses/LICENSE",
 ]
 WHEEL_FORBIDDEN = [
     "*.c",
@@ -53,9 +59,12 @@ WHEEL_FORBIDDEN_IMPORTS = {"mcp", "mcp_types", "pydantic", "pydantic_core", "orj
 #: ...but for the module behind an optional extra, the one it needs: the bridge to the
 #: MCP Python SDK (``diverge-frames[mcp]``) imports ``mcp``.
 WHEEL_EXTRA_IMPORTS = {"diverge_frames/mcp.py": {"mcp"}}
+#: The tag of the pure-Python wheel, for any platform (PEP 425).
+PURE_TAG = "py3-none-any"
 
 SDIST_REQUIRED = [
     "PKG-INFO",
+    "LICENSE",
     "pyproject.toml",
     "setup.py",
     "MANIFEST.in",
@@ -66,6 +75,9 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_channel.h",
     f"src/{PACKAGE}/_check_plans.pxi",
     f"src/{PACKAGE}/_capi.h",
+    f"src/{PACKAGE}/_serde_json.h",
+    f"src/{PACKAGE}/_pow10.h",
+    f"src/{PACKAGE}/_exact.pxi",
     f"src/{PACKAGE}/_check.h",
     f"src/{PACKAGE}/_frames_c.pyi",
     f"src/{PACKAGE}/_scan.h",
@@ -137,6 +149,16 @@ def sdist_names(path: str) -> list[str]:
         return [m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()]
 
 
+def wheel_problems(path: str, names: list[str]) -> list[str]:
+    """What is wrong in the wheel at ``path`` holding ``names``: a platform wheel needs
+    the extensions, a ``py3-none-any`` one must not have them (nor any other binary)."""
+    tag = "-".join(os.path.basename(path).removesuffix(".whl").split("-")[-3:])
+    kind = f"wheel {path}"
+    if tag == PURE_TAG:
+        return _problems(kind, names, WHEEL_REQUIRED, [*WHEEL_FORBIDDEN, "*.so", "*.pyd"])
+    return _problems(kind, names, [*WHEEL_REQUIRED, *EXTENSIONS], WHEEL_FORBIDDEN)
+
+
 def wheel_names(path: str) -> list[str]:
     """Member files of a wheel."""
     with zipfile.ZipFile(path) as whl:
@@ -155,7 +177,7 @@ def main(argv: list[str]) -> int:
     for wheel in wheels:
         names = wheel_names(wheel)
         print(f"{wheel}: {len(names)} files")
-        problems += _problems(f"wheel {wheel}", names, WHEEL_REQUIRED, WHEEL_FORBIDDEN)
+        problems += wheel_problems(wheel, names)
         problems += wheel_import_problems(wheel)
     for problem in problems:
         print(problem, file=sys.stderr)

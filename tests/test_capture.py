@@ -10,9 +10,10 @@ import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diverge_frames import capture
@@ -71,6 +72,75 @@ def test_any_payload_round_trips(channel: str, kind: str, payload: bytes) -> Non
     lines = [capture.encode_record(r) for r in records]
     assert all(line.count(b"\n") == 1 and line.endswith(b"\n") for line in lines)
     assert [r for _, r in read_capture(lines)] == records
+
+
+#: Record members, valid or not: what a caller might put in a Record.
+_channels = st.text() | st.sampled_from(["", "1", "\u2028", "\ud800", "a\x00b"])
+_kinds = st.sampled_from(capture.KINDS) | st.text(max_size=20)
+_payloads = st.none() | st.binary(max_size=200) | st.integers() | st.sampled_from(["", "AAAA", "x"])
+_flags = st.booleans() | st.sampled_from([0, 1, None])
+
+
+@settings(max_examples=1000)
+@given(
+    channel=_channels,
+    kind=_kinds,
+    payload=_payloads,
+    finish=_flags,
+    abort=_flags,
+)
+def test_what_the_writer_accepts_the_reader_accepts(
+    channel: Any, kind: Any, payload: Any, finish: Any, abort: Any
+) -> None:
+    """Any record: the writer refuses it (``ValueError``), or writes one line that the
+    reader reads back as the same record."""
+    record = Record(channel=channel, kind=kind, payload=payload, finish=finish, abort=abort)
+    sink = io.BytesIO()
+    try:
+        capture.write_record(sink, record)
+    except ValueError:
+        assert sink.getvalue() == b""
+        return
+    [(number, again)] = read_capture(sink.getvalue().splitlines(keepends=True))
+    assert number == 1 and again == record
+    assert sink.getvalue().count(b"\n") == 1
+
+
+@given(channel=_channels, kind=_kinds, payload=st.binary(max_size=200))
+def test_what_the_builders_accept_the_reader_accepts(
+    channel: Any, kind: Any, payload: bytes
+) -> None:
+    """``response`` / ``finish`` / ``abort``: a ``ValueError``, or a record that the
+    writer writes and the reader reads back unchanged."""
+    for build, args in (
+        (capture.response, (channel, kind, payload)),
+        (capture.finish, (channel, kind)),
+        (capture.abort, (channel, kind)),
+    ):
+        try:
+            record = build(*args)
+        except ValueError:
+            continue
+        assert [r for _, r in read_capture([capture.encode_record(record)])] == [record]
+
+
+def test_the_writer_refuses_what_the_reader_rejects() -> None:
+    bad = [
+        Record(channel="", kind="notifications", finish=True),
+        Record(channel="1", kind="tools", finish=True),  # type: ignore[arg-type]
+        Record(channel="1", kind="notifications"),
+        Record(channel="1", kind="notifications", payload=b"", finish=True),
+        Record(channel="1", kind="notifications", finish=True, abort=True),
+        Record(channel="1", kind="notifications", finish=1),  # type: ignore[arg-type]
+        Record(channel="\ud800", kind="notifications", finish=True),
+    ]
+    for record in bad:
+        with pytest.raises(ValueError, match=r"not a valid capture record|surrogates not allowed"):
+            capture.encode_record(record)
+    with pytest.raises(ValueError, match="empty channel id"):
+        capture.response("", "notifications", b"\x00{}")
+    with pytest.raises(ValueError, match="Invalid enum value 'tools'"):
+        capture.finish("1", "tools")  # type: ignore[arg-type]
 
 
 def test_str_lines_blank_lines_and_unknown_members() -> None:

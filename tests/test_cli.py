@@ -8,8 +8,10 @@ process shows (exit status, tracebacks, ``DIVERGE_FRAMES_NO_EXTENSIONS``, a clos
 from __future__ import annotations
 
 import base64
+import errno
 import io
 import os
+import signal
 import subprocess
 import sys
 from importlib import resources
@@ -22,7 +24,7 @@ import pytest
 
 import diverge_frames
 from diverge_frames import __main__ as cli
-from diverge_frames import _frames_py, capture
+from diverge_frames import _cli_io, _frames_py, capture
 
 _frames_c: ModuleType | None
 try:
@@ -556,8 +558,266 @@ def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
     proc.stdout.close()
     err = proc.stderr.read()
     proc.stderr.close()
-    assert proc.wait() == 1
+    assert proc.wait() == cli.EXIT_BROKEN_PIPE == 141  # 128 + SIGPIPE, like `seq | head`
     assert err == b""
+
+
+def test_closed_pipe_is_quiet_for_bench() -> None:
+    """``bench | true``: the reader is gone before the table is written; quiet, 141."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diverge_frames", "bench", "--rounds", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == cli.EXIT_BROKEN_PIPE
+    assert err == b""
+
+
+# ------------------------------------------------------- interrupts and I/O errors
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process: POSIX")
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["decode", "-"], record("1", "notifications", b'\x00{"method":"x"}')),
+        (["encode", "--channel", "notifications"], b'{"method":"x"}\n'),
+    ],
+)
+def test_ctrl_c_exits_130_without_traceback(argv: list[str], line: bytes) -> None:
+    """Ctrl-C while the command waits for input: status 130, nothing on stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diverge_frames", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(line)
+    proc.stdin.flush()
+    # Its output line (stdout unbuffered) says the command is in its loop, reading the
+    # next line: the interrupt lands there, not in the interpreter's start-up.
+    assert proc.stdout.readline().startswith(b'{"channel":"1"')
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == cli.EXIT_INTERRUPTED == 130
+    assert err == b""
+
+
+@pytest.mark.parametrize(
+    "argv", [["decode"], ["encode", "--channel", "notifications", "-"], ["bench"]]
+)
+def test_keyboard_interrupt_in_process(
+    argv: list[str], capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from diverge_frames import _capture_bench
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(capture, "read_capture", interrupt)
+    monkeypatch.setattr(cli, "_payload", interrupt)
+    monkeypatch.setattr(_capture_bench, "main", interrupt)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"method":"x"}\n')))
+    assert run(capsysbinary, *argv) == (130, b"", "")
+
+
+DEV_FULL = Path("/dev/full")
+
+
+@pytest.mark.skipif(not DEV_FULL.exists(), reason="no /dev/full")
+@pytest.mark.parametrize(
+    "argv",
+    [["decode"], ["encode", "--channel", "read-resource"], ["bench", "--rounds", "1"]],
+    ids=["decode", "encode", "bench"],
+)
+def test_write_error_is_one_line(argv: list[str]) -> None:
+    """``decode > /dev/full``: one line on stderr, status 1, no traceback."""
+    with DEV_FULL.open("wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "diverge_frames", *argv],
+            input=b'{"contents":[]}\n',
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    assert proc.returncode == 1
+    assert proc.stderr == b"diverge-frames: cannot write to stdout: No space left on device\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell closes stdout")
+@pytest.mark.parametrize("command", ["decode", "bench --rounds 1"])
+def test_closed_stdout_is_one_line(command: str) -> None:
+    """Started with stdout closed (``>&-``): one line on stderr, status 1 (as ``cat``)."""
+    proc = subprocess.run(
+        ["sh", "-c", f'"$0" -m diverge_frames {command} >&-', sys.executable],
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == b"diverge-frames: cannot write to stdout: it is closed\n"
+
+
+class _FailingStdin:
+    """A stdin whose ``buffer`` gives ``lines``, then fails to read with EIO."""
+
+    def __init__(self, lines: list[bytes]) -> None:
+        self.buffer = self._read(lines)
+
+    @staticmethod
+    def _read(lines: list[bytes]) -> Any:
+        yield from lines
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+@pytest.mark.parametrize("command", ["decode", "encode"])
+def test_read_error_mid_file_is_one_line(
+    command: str,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A read that fails after two lines: their output, then one line naming the input
+    and the last line read, status 1."""
+    if command == "decode":
+        lines = [record("1", "notifications", b'\x00{"method":"x"}')] * 2
+        argv = ["decode", "-"]
+    else:
+        lines = [b'{"method":"x"}\n'] * 2
+        argv = ["encode", "--channel", "notifications"]
+    monkeypatch.setattr(sys, "stdin", _FailingStdin(lines))
+    status, out, err = run(capsysbinary, *argv)
+    assert status == 1
+    assert out.count(b"\n") == 2
+    assert err == f"diverge-frames: <stdin>: cannot read after line 2: {os.strerror(errno.EIO)}\n"
+
+
+@pytest.mark.parametrize("command", ["decode", "encode"])
+def test_memory_error_is_one_line(
+    command: str,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    def out_of_memory(*_: object) -> None:
+        raise MemoryError
+
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"method":"x"}\n')
+    monkeypatch.setattr(capture, "read_capture", out_of_memory)
+    monkeypatch.setattr(cli, "_payload", out_of_memory)
+    argv = (
+        ["decode", str(path)]
+        if command == "decode"
+        else ["encode", "--channel", "notifications", str(path)]
+    )
+    status, out, err = run(capsysbinary, *argv)
+    assert (status, out) == (1, b"")
+    assert err == f"diverge-frames: {path}: out of memory\n"
+
+
+def test_encode_rejects_an_empty_channel_id(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """A capture cannot name a channel ``""`` (decode rejects it), so encode refuses it
+    up front: a usage error, nothing written."""
+    status, out, err = run(capsysbinary, "encode", "--channel", "notifications", "--channel-id", "")
+    assert (status, out) == (2, b"")
+    assert "argument --channel-id: must not be empty" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="command-line bytes: POSIX")
+def test_encode_rejects_a_channel_id_that_is_not_utf8() -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "diverge_frames",
+            "encode",
+            "--channel",
+            "notifications",
+            "--channel-id",
+            b"a\xff",
+        ],
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert b"argument --channel-id: must be valid UTF-8" in proc.stderr
+    assert b"Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("channel_id", ["a", "x y", "7", "\u00e9\u65e5", "-"])
+def test_what_encode_writes_decode_reads(
+    channel_id: str,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"method":"notifications/tools/list_changed"}\n')
+    status, written, _ = run(
+        capsysbinary,
+        "encode",
+        "--channel",
+        "notifications",
+        f"--channel-id={channel_id}",
+        str(source),
+    )
+    assert status == 0
+    path = tmp_path / "capture.jsonl"
+    path.write_bytes(written)
+    status, out, err = run(capsysbinary, "decode", str(path))
+    assert (status, err) == (0, "")
+    assert [line["channel"] for line in map(msgspec.json.decode, out.splitlines())] == [
+        channel_id
+    ] * 2
+
+
+LINE_BREAKERS = [
+    "\n",
+    "\r",
+    "\r\n",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1b[2J",
+    "\x9b",
+    "\x00",
+    "\x7f",
+    "\t",
+]
+
+
+@pytest.mark.parametrize("breaker", LINE_BREAKERS, ids=[repr(b) for b in LINE_BREAKERS])
+def test_messages_escape_line_separators(
+    breaker: str, capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path
+) -> None:
+    """A channel id (or any text in a message) with a line separator or another control
+    character: the message stays one line, by ``str.splitlines`` (which splits on
+    U+2028, U+2029, U+0085, \\v, \\f, \\x1c-\\x1e too) and for a terminal."""
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(record(f"a{breaker}b", "notifications", b"\x07{}"))
+    status, _, err = run(capsysbinary, "decode", str(path))
+    assert status == 1
+    assert len(err.splitlines()) == 1 and err.endswith("\n")
+    assert not any(c in err[:-1] for c in "\x00\x1b\x7f\x85\x9b\u2028\u2029\r\n\t\x0b\x0c\x1c")
+    assert "UnknownTagError" in err
+
+
+def test_one_line_escapes_readably() -> None:
+    assert _cli_io.one_line("a\nb\rc\td\u2028e\u2029f\x85g\x1bh\x7fi") == (
+        "a\\nb\\rc\\td\\u2028e\\u2029f\\x85g\\x1bh\\x7fi"
+    )
+    assert _cli_io.one_line("plain, caf\u00e9, \u65e5\u672c") == "plain, caf\u00e9, \u65e5\u672c"
 
 
 # ------------------------------------------------------------------- the rest

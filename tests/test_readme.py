@@ -14,6 +14,15 @@ def _python_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
 
 
+def test_readme_links_are_absolute() -> None:
+    """PyPI shows the README without the repository beside it: a relative link breaks."""
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)", text) + re.findall(r"^\[[^\]]+\]:\s*(\S+)", text, re.M)
+    assert targets, "README.md has no links (the pattern is broken?)"
+    relative = [t for t in targets if not re.match(r"https?://|mailto:|#", t)]
+    assert relative == []
+
+
 def test_readme_has_python_examples() -> None:
     assert _python_blocks(), "README.md lost its Python examples"
 

@@ -8,7 +8,15 @@ format is described in :mod:`diverge_frames.capture` and ``docs/capture-format.m
 Bad input (a malformed capture line, bad base64, an unknown kind, a frame that does not
 decode, a sequence violation) stops the command: what came before it has been written
 to stdout, one line on stderr names the line, the channel and the reason, and the exit
-status is 1.
+status is 1. So do an input that cannot be read, an output that cannot be written (a
+full disk, a closed stdout) and running out of memory. Every message is one line: line
+breaks and other control characters in it are escaped (``\n``, ``\x85``,
+``\u2028``).
+
+Exit statuses: 0 success; 1 bad input or one of those errors; 2 a usage error; 130
+(128 + SIGINT) interrupted by Ctrl-C, with no traceback; 141 (128 + SIGPIPE, what a
+shell shows for a tool stopped by a closed pipe) when the reader of stdout went away
+(``| head``), with no message.
 """
 
 from __future__ import annotations
@@ -18,12 +26,22 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
-from importlib import resources
-from typing import IO, Any
+from typing import Any
 
 import msgspec
 
 from . import __version__, _impl, capture
+from ._cli_io import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    SAMPLE,
+    BadInput,
+    Input,
+    Output,
+    WriteError,
+    error,
+    stdout_to_devnull,
+)
 from .capture import _LINE_ERRORS, CaptureError, Kind, Record
 from .channel import (
     Aborted,
@@ -40,8 +58,6 @@ __all__ = ["main"]
 #: The hot-path module used for decoding and encoding. Internal hook: the tests swap
 #: in ``_frames_py`` or ``_frames_c`` to run the CLI against both implementations.
 _frames = _impl.frames
-
-SAMPLE = "sample.capture.jsonl"
 
 _EXAMPLES = """\
 examples:
@@ -86,18 +102,6 @@ class _EventLine(msgspec.Struct):
     event: str
 
 
-class _BadInput(Exception):
-    """Bad input: ``where`` (e.g. ``notes.jsonl:3``) and ``reason``, one line."""
-
-    def __init__(self, where: str, reason: str) -> None:
-        super().__init__(where, reason)
-        self.where = where
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.reason}".replace("\r", "\\r").replace("\n", "\\n")
-
-
 _json = msgspec.json.Encoder()
 _EVENTS = {Finished: "finished", NotServed: "not_served", Aborted: "aborted"}
 
@@ -132,10 +136,10 @@ def _value(event: Any) -> Any:
 # --------------------------------------------------------------------------- decode
 
 
-def _decode(lines: Iterable[bytes], name: str, out: IO[bytes]) -> None:
+def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
     """Write one JSON line per record of the capture ``lines`` to ``out``.
 
-    Raises :class:`_BadInput` at the first bad record, or at the end when a channel
+    Raises :class:`BadInput` at the first bad record, or at the end when a channel
     was left without its finish or abort record.
     """
     channels: dict[str, tuple[str, Any]] = {}
@@ -146,7 +150,7 @@ def _decode(lines: Iterable[bytes], name: str, out: IO[bytes]) -> None:
         try:
             item = next(records, None)
         except CaptureError as exc:
-            raise _BadInput(f"{name}:{exc.line}", exc.reason) from None
+            raise BadInput(f"{name}:{exc.line}", exc.reason) from None
         if item is None:
             break
         number, record = item
@@ -155,7 +159,7 @@ def _decode(lines: Iterable[bytes], name: str, out: IO[bytes]) -> None:
         first = next(iter(open_channels))
         kind = channels[first][0]
         more = len(open_channels) - 1
-        raise _BadInput(
+        raise BadInput(
             f"{name}: end of capture (after line {number})",
             f"{_channel_name(first, kind)}, opened at line {open_channels[first]}, "
             "has no finish or abort record"
@@ -177,7 +181,7 @@ def _decode_record(
         known = channels[cid] = (kind, _open_channel(kind))
         open_channels[cid] = number
     elif known[0] != kind:
-        raise _BadInput(
+        raise BadInput(
             where,
             f"{_channel_name(cid, known[0])}: this record says kind {_json.encode(kind).decode()}",
         )
@@ -190,7 +194,7 @@ def _decode_record(
         else:
             event = channel.abort()
     except FrameError as exc:
-        raise _BadInput(where, f"{_channel_name(cid, kind)}: {_failure(exc)}") from None
+        raise BadInput(where, f"{_channel_name(cid, kind)}: {_failure(exc)}") from None
     if record.payload is None:
         open_channels.pop(cid, None)
         return _json.encode(_EventLine(cid, kind, _EVENTS[type(event)])) + b"\n"
@@ -217,11 +221,11 @@ def _payload(line: bytes) -> bytes:
     return b"\x00" + line.strip()
 
 
-def _encode(lines: Iterable[bytes], name: str, out: IO[bytes], kind: Kind, cid: str) -> None:
+def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str) -> None:
     """Write the capture of one channel: a response record per non-blank input line
     (re-encoded as rmcp writes it), then the finish record.
 
-    Raises :class:`_BadInput` for a line that is not a JSON object, does not decode as
+    Raises :class:`BadInput` for a line that is not a JSON object, does not decode as
     the channel's frame, or breaks the channel's sequence rules (a second value on a
     read-resource channel, anything after an error on a notification channel).
     """
@@ -235,39 +239,27 @@ def _encode(lines: Iterable[bytes], name: str, out: IO[bytes], kind: Kind, cid: 
             event = channel.receive(_payload(line))
         except _LINE_ERRORS as exc:
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-            raise _BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
+            raise BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:
-            raise _BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
-        capture.write_record(out, capture.response(cid, kind, encode(_value(event))))
+            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
+        out.write(capture.encode_record(capture.response(cid, kind, encode(_value(event)))))
     channel.finish()
-    capture.write_record(out, capture.finish(cid, kind))
+    out.write(capture.encode_record(capture.finish(cid, kind)))
 
 
-# --------------------------------------------------------------------------- plumbing
+# --------------------------------------------------------------------------- options
 
 
-class _Input:
-    """A binary line source and its name for messages (a path, ``<stdin>``, or the
-    shipped sample). Raises :class:`_BadInput` when a file cannot be opened."""
-
-    def __init__(self, path: str | None, default: str) -> None:
-        self._file: IO[bytes] | None = None
-        if path == "-" or (path is None and default == "stdin"):
-            self.name, self.stream = "<stdin>", sys.stdin.buffer
-        elif path is None:
-            self.name = SAMPLE
-            ref = resources.files("diverge_frames").joinpath("data").joinpath(SAMPLE)
-            self.stream = self._file = ref.open("rb")
-        else:
-            self.name = path
-            try:
-                self.stream = self._file = open(path, "rb")  # noqa: SIM115
-            except OSError as exc:
-                raise _BadInput(path, f"cannot open: {exc.strerror or exc}") from None
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
+def _channel_id(text: str) -> str:
+    """``--channel-id``: a string a capture can hold (not empty; UTF-8), so that what
+    ``encode`` writes, ``decode`` reads."""
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty: a capture names each channel")
+    try:
+        capture.finish(text, "notifications")
+    except UnicodeError:  # bytes of the command line that are not UTF-8
+        raise argparse.ArgumentTypeError("must be valid UTF-8") from None
+    return text
 
 
 def _prog() -> str:
@@ -316,7 +308,10 @@ def _parser() -> argparse.ArgumentParser:
         "error) or a read-resource channel (one result or error)",
     )
     enc.add_argument(
-        "--channel-id", default="1", help='the channel id in the capture (default "1")'
+        "--channel-id",
+        default="1",
+        type=_channel_id,
+        help='the channel id in the capture, not empty (default "1")',
     )
     enc.add_argument(
         "file", nargs="?", metavar="FILE", help="input JSON Lines (default or -: stdin)"
@@ -355,8 +350,21 @@ def _bench(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit
-    status: 0 on success, 1 for bad input, 2 for a usage error."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    status: 0 on success, 1 for bad input or an I/O error, 2 for a usage error, 130
+    after Ctrl-C, 141 when stdout's reader went away."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as a tool stopped by
+        # SIGPIPE does. stdout goes to devnull so that the interpreter's final flush
+        # does not fail again.
+        stdout_to_devnull()
+        return EXIT_BROKEN_PIPE
+
+
+def _main(args: list[str]) -> int:
     if args[:1] == ["bench"]:
         return _bench(args[1:])
     parser = _parser()
@@ -368,31 +376,33 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: a command is required (encode or decode)", file=sys.stderr)
         return 2
-    out = sys.stdout.buffer
-    source: _Input | None = None
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        return error("cannot write to stdout: it is closed")
+    out = Output(sys.stdout.buffer)
+    source: Input | None = None
+    failure = ""
     try:
         try:
             if ns.command == "encode":
-                source = _Input(ns.file, "stdin")
-                _encode(source.stream, source.name, out, ns.channel, ns.channel_id)
+                source = Input(ns.file, "stdin")
+                _encode(source.lines(), source.name, out, ns.channel, ns.channel_id)
             else:
-                source = _Input(ns.capture, "sample")
-                _decode(source.stream, source.name, out)
-            out.flush()
-        except _BadInput as exc:
-            out.flush()
-            print(f"diverge-frames: {exc}", file=sys.stderr)
-            return 1
+                source = Input(ns.capture, "sample")
+                _decode(source.lines(), source.name, out)
+        except BadInput as exc:
+            failure = str(exc)
+        except MemoryError:
+            failure = f"{source.name if source is not None else 'input'}: out of memory"
         finally:
             if source is not None:
                 source.close()
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly. Point stdout at devnull so
-        # the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    return 0
+        out.flush()  # what came before the failure, if any, is written before its message
+    except WriteError as exc:
+        # What could not be written is dropped: stdout goes to devnull so that the
+        # interpreter's final flush does not report it again.
+        stdout_to_devnull()
+        return error(f"cannot write to stdout: {exc}")
+    return error(failure) if failure else 0
 
 
 if __name__ == "__main__":

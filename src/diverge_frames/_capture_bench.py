@@ -27,22 +27,20 @@ import functools
 import gc
 import itertools
 import json
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import resources
-from typing import IO, Any
+from typing import Any
 
 from . import __version__, _impl, capture
+from ._cli_io import SAMPLE, BadInput, Input, error, os_reason, stdout_to_devnull
 from .capture import CaptureError
 from .errors import FrameError
 
 __all__ = ["main"]
 
-SAMPLE = "sample.capture.jsonl"
 #: Rounds by default, and the CPU time one measurement lasts at least.
 ROUNDS = 21
 TARGET_NS = 1_000_000
@@ -205,22 +203,11 @@ def _table(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _open(path: str | None) -> tuple[str, IO[bytes], bool]:
-    """``(name, stream, close it)`` for ``path`` (``-``: stdin; ``None``: the sample)."""
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer, False
-    if path is None:
-        ref = resources.files(__package__).joinpath("data").joinpath(SAMPLE)
-        return SAMPLE, ref.open("rb"), True
-    try:
-        return path, open(path, "rb"), True
-    except OSError as exc:
-        raise _BadCapture(f"{path}: cannot open: {exc.strerror or exc}") from None
-
-
 def main(argv: list[str] | None = None, frames: Any = None) -> int:
-    """Run ``bench`` with ``argv``; return the exit status (0, 1 for a bad capture, 2
-    for a usage error). ``frames``: the hot-path module (default: the one in use)."""
+    """Run ``bench`` with ``argv``; return the exit status (0, 1 for a bad capture or
+    an output that cannot be written, 2 for a usage error; ``BrokenPipeError`` when
+    stdout's reader went away, which ``python -m diverge_frames`` ends quietly with 141).
+    ``frames``: the hot-path module (default: the one in use)."""
     parser = argparse.ArgumentParser(
         prog="python -m diverge_frames bench",
         description="Time decode and encode of every frame of a capture by this install "
@@ -246,26 +233,24 @@ def main(argv: list[str] | None = None, frames: Any = None) -> int:
         return 2
     frames = _impl.frames if frames is None else frames
     try:
-        name, stream, close = _open(args.capture)
+        source = Input(args.capture, "sample")
         try:
-            groups = _read(stream, name, frames)
+            groups = _read(source.lines(), source.name, frames)
         finally:
-            if close:
-                stream.close()
-    except _BadCapture as exc:
-        message = str(exc).replace("\r", "\\r").replace("\n", "\\n")
-        print(f"diverge-frames: {message}", file=sys.stderr)
-        return 1
+            source.close()
+    except (BadInput, _BadCapture) as exc:
+        return error(str(exc))
     run(groups, frames, args.rounds)
-    res = result(groups, name, args.rounds)
+    res = result(groups, source.name, args.rounds)
     text = json.dumps(res, indent=1) if args.json else _table(res)
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        return error("cannot write to stdout: it is closed")
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, and point stdout at
-        # devnull so that the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        raise  # the reader went away: ``__main__.main`` ends quietly (141)
+    except OSError as exc:
+        stdout_to_devnull()
+        return error(f"cannot write to stdout: {os_reason(exc)}")
     return 0

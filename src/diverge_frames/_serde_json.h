@@ -432,9 +432,11 @@ DF_INLINE int df_sj_has_control(const unsigned char *p, df_ssize j, df_ssize end
             m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit));
             return (m & ((1u << len) - 1u)) != 0;
         }
-        v = _mm_loadu_si128((const __m128i *)(p + end - 16));
+        /* the body's last 16 bytes, which hold p[j:end] (j > n - 16); not the 16 that
+           end at `end`, which start before p when end < 16 */
+        v = _mm_loadu_si128((const __m128i *)(p + n - 16));
         m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit));
-        return (m >> (16 - len)) != 0;
+        return ((m >> (j - (n - 16))) & ((1u << len) - 1u)) != 0;
     }
     for (; j + 16 <= end; j += 16) {
         v = _mm_loadu_si128((const __m128i *)(p + j));

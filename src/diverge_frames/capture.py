@@ -53,7 +53,8 @@ class Record(msgspec.Struct, omit_defaults=True):
     payload bytes (written as base64), ``None`` for a finish or an abort;
     ``finish`` / ``abort``: ``True`` for the channel's last record.
     Exactly one of ``payload``, ``finish``, ``abort`` is set (:func:`read_capture`
-    checks; build records with :func:`response`, :func:`finish`, :func:`abort`).
+    checks; build records with :func:`response`, :func:`finish`, :func:`abort`, which
+    check too, as :func:`encode_record` does: what they accept, the reader accepts).
     """
 
     channel: str
@@ -105,38 +106,73 @@ def read_capture(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Record]]:
         yield number, record
 
 
-def _check(number: int, record: Record) -> None:
+def _invalid(record: Record) -> str | None:
+    """What makes a decoded ``record`` invalid beyond its types, or ``None``: the rules
+    of a record that msgspec's types do not say."""
     if not record.channel:
-        raise CaptureError(number, "empty channel id - at `$.channel`")
+        return "empty channel id - at `$.channel`"
     events = (record.payload is not None) + record.finish + record.abort
     if events != 1:
-        raise CaptureError(
-            number,
+        return (
             'a record has exactly one of `payload`, `"finish": true` or `"abort": true`'
-            f", this one has {events}",
+            f", this one has {events}"
         )
+    return None
+
+
+def _check(number: int, record: Record) -> None:
+    reason = _invalid(record)
+    if reason is not None:
+        raise CaptureError(number, reason)
 
 
 def encode_record(record: Record) -> bytes:
-    """One capture line for ``record``: compact JSON and ``b"\\n"``."""
-    return _encoder.encode(record) + b"\n"
+    """One capture line for ``record``: compact JSON and ``b"\\n"``.
+
+    Raises ``ValueError`` when :func:`read_capture` would reject the line (the line is
+    read back to check: an empty channel id, a ``kind`` not in :data:`KINDS`, not
+    exactly one of ``payload`` / ``finish`` / ``abort``, a member of the wrong type) or
+    would read back as another record (a ``str`` payload comes back as ``bytes``),
+    or when a string holds a lone surrogate (``UnicodeEncodeError``, no UTF-8 for it);
+    ``TypeError`` for a member msgspec cannot encode at all.
+    """
+    line = _encoder.encode(record)
+    try:
+        again = _decoder.decode(line)
+    except DECODE_ERRORS as exc:
+        reason: str | None = str(exc)
+    else:
+        reason = _invalid(again)
+        if reason is None and again != record:  # e.g. a str payload: it reads as bytes
+            reason = f"it would read back as {again!r}"
+    if reason is not None:
+        raise ValueError(f"not a valid capture record: {reason}")
+    return line + b"\n"
 
 
 def write_record(out: IO[bytes], record: Record) -> None:
-    """Write ``record`` as one line to the binary stream ``out``."""
+    """Write ``record`` as one line to the binary stream ``out``; raises as
+    :func:`encode_record` does, writing nothing then."""
     out.write(encode_record(record))
 
 
+def _valid(record: Record) -> Record:
+    encode_record(record)
+    return record
+
+
 def response(channel: str, kind: Kind, payload: bytes | bytearray | memoryview) -> Record:
-    """A channel response record carrying ``payload`` (copied to ``bytes``)."""
-    return Record(channel=channel, kind=kind, payload=bytes(payload))
+    """A channel response record carrying ``payload`` (copied to ``bytes``); raises
+    ``ValueError`` as :func:`encode_record` does (e.g. for an empty ``channel``)."""
+    return _valid(Record(channel=channel, kind=kind, payload=bytes(payload)))
 
 
 def finish(channel: str, kind: Kind) -> Record:
-    """The finish record: the channel's orderly end."""
-    return Record(channel=channel, kind=kind, finish=True)
+    """The finish record: the channel's orderly end; raises as :func:`response`."""
+    return _valid(Record(channel=channel, kind=kind, finish=True))
 
 
 def abort(channel: str, kind: Kind) -> Record:
-    """The abort record: the channel ended abruptly (no finish)."""
-    return Record(channel=channel, kind=kind, abort=True)
+    """The abort record: the channel ended abruptly (no finish); raises as
+    :func:`response`."""
+    return _valid(Record(channel=channel, kind=kind, abort=True))
