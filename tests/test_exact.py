@@ -32,6 +32,7 @@ from number_tokens import NUMBER, tokens
 
 from diverge_frames import FrameBodyError, FrameError, _frames_py, _rmcp
 from diverge_frames._serde_json import Reject, serde_number
+from diverge_frames._wire import result_decoder
 
 COUNT = int(os.environ.get("DIVERGE_FRAMES_NUMBERS", "100000"))
 
@@ -323,3 +324,122 @@ def test_buffer_overwritten_during_decode(frames: ModuleType, index: int, how: s
         sys.setswitchinterval(interval)
         if how != "bytearray":
             payload.release()
+
+
+# ------------------------------------------------------------------ a result's items
+
+_GOOD = b'{"uri":"u%d","text":"t"}'
+#: Items msgspec's typed reading rejects, each with its error inside it.
+_FAILING = [
+    b'{"text":"t"}',  # no uri
+    b'{"uri":5,"text":"t"}',
+    b'{"uri":"u","text":"t","_meta":5}',  # nested: $.contents[i]._meta
+    b'{"uri":"u","text":"t","mimeType":["m"]}',
+    b'{"uri":"u","text":5}',
+    b'["u",null,"t",null]',  # serde's sequence form of the struct
+    b"5",
+]
+#: Items the exact reading rewrites (a repeated member), beside a failing one.
+_FLAGGED = [
+    b'{"uri":"f","text":"t","text":"t","blob":"b"}',
+    b'{"uri":"f","text":"t","blob":"b","blob":"b"}',
+    b'{"uri":"f","uri":"f","text":"t"}',
+]
+
+
+def _result(items: list[bytes], head: bytes = b"", tail: bytes = b"") -> bytes:
+    return b"\x00{" + head + b'"contents":[' + b",".join(items) + b"]" + tail + b"}"
+
+
+def _item_cases() -> list[bytes]:
+    cases = []
+    for bad in _FAILING:
+        for at in (0, 2, 4):  # the failing item first, in the middle, last
+            items = [_GOOD % i for i in range(4)]
+            items.insert(at, bad)
+            cases.append(_result(items))
+            for flagged in _FLAGGED:  # flagged items before or after it
+                cases.append(_result([flagged, *items]))
+                cases.append(_result([*items, flagged]))
+        two = [_GOOD % 0, bad, _GOOD % 1, bad]  # the first failing item is reported
+        cases.append(_result(two))
+    bad = b'{"text":"t"}'
+    items = [_GOOD % 0, bad]
+    # top-level members beside a failing item: serde's forms of the enum and of the
+    # struct (rmcp reads them; msgspec's error may lie there or in the item), a number
+    # spelled anew, a skipped unknown member, a member not in the struct's order
+    for head, tail in [
+        (b'"cacheScope":{"private":null},', b""),
+        (b"", b',"cacheScope":{"private":null}'),
+        (b'"cacheScope":"nope",', b""),
+        (b"", b',"cacheScope":"nope"'),
+        (b'"ttlMs":1e2,', b""),
+        (b'"ttlMs":-5,', b""),
+        (b'"other":[1e400,{"a":1,"a":2}],', b""),
+        (b"", b',"resultType":"x","_meta":{"k":1}'),
+    ]:
+        cases.append(_result(items, head, tail))
+        cases.append(_result([_GOOD % 0], head, tail))
+    cases += [
+        b'\x00{"contents":null}',
+        b'\x00{"contents":{"uri":"u","text":"t"}}',
+        b'\x00{"contents":[{"uri":"u"}]}',  # neither text nor blob: not msgspec's error
+        b'\x00{"contents":[{"uri":"u","text":null,"blob":null}]}',
+        b'\x00[null,null,null,[{"text":"t"}],null]',  # serde's sequence form of the result
+        b'\x00[null,null,null,[{"uri":"u","text":"t"}],null]',
+        b'\x00{"contents":[{"uri":"u","text":"t"}],"contents":[{"text":"t"}]}',
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("index", range(len(_item_cases())))
+def test_result_items_as_the_reference(frames: ModuleType, index: int) -> None:
+    """A result whose items msgspec rejects (the failing item first, in the middle, last,
+    its error nested; beside items the exact reading rewrites, and top-level members
+    rmcp reads in serde's forms) gives the reference reading's value or error, message
+    and path included: the twins word a rejection inside ``contents`` from msgspec's
+    error without reading the body again."""
+    payload = _item_cases()[index]
+    got = outcome(decoder(frames, "read-resource"), payload)
+    want = _reference("read-resource", payload)
+    assert same(got, want), (payload, got, want)
+    if isinstance(want, FrameBodyError):
+        assert (got.path, got.reason) == (want.path, want.reason)
+
+
+def test_item_rejection_only_inside_contents() -> None:
+    """``item_rejection`` words msgspec's errors at ``$.contents`` and below only (the
+    exact reading decides the others), and ignores a syntax error."""
+
+    def error(body: bytes) -> BaseException:
+        try:
+            result_decoder.decode(body)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            return exc
+        raise AssertionError(body)
+
+    inside = error(b'{"contents":[{"uri":"u","text":"t"},{"uri":"u","text":"t","_meta":1}]}')
+    found = _rmcp.item_rejection(0, inside)
+    assert found is not None and found.__cause__ is inside
+    assert (found.path, found.expected) == ("$.contents[1]._meta", "ReadResourceResult")
+    assert str(found) == str(_rmcp.rejection(b"", 0, "ReadResourceResult", None, None, inside))
+    assert _rmcp.item_rejection(0, error(b'{"contents":null}')).path == "$.contents"
+    for body in [b'{"cacheScope":{"private":null},"contents":[]}', b"{}", b'{"contents":[']:
+        assert _rmcp.item_rejection(0, error(body)) is None, body
+
+
+def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rejection inside ``contents`` of a body the pre-check finds plain does not go
+    through the exact reading (a 1 MB body would be read three times more)."""
+
+    def not_called(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the exact reading was called")
+
+    monkeypatch.setattr(_frames_py, "decode_exact", not_called)
+    monkeypatch.setattr(_frames_py, "_exact", not_called)
+    payload = _result([_GOOD % i for i in range(100)] + [b'{"text":"t"}'])
+    with pytest.raises(FrameBodyError) as caught:
+        _frames_py.decode_read_resource(payload)
+    assert caught.value.path == "$.contents[100]"
+    with pytest.raises(AssertionError):  # (the patch reaches the twin)
+        _frames_py.decode_read_resource(_result([_FLAGGED[0]]))

@@ -29,6 +29,7 @@ from ._rmcp import (
     decode_custom,
     decode_exact,
     encode_custom,
+    item_rejection,
     read_resource_result,
 )
 from ._rmcp_positions import STRUCT_POSITIONS, Position, models_below
@@ -370,6 +371,10 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                 try:
                     wire = _decode_result(body)
                 except _DECODE_ERRORS as exc:
+                    # inside ``contents``: the exact reading rejects it too, worded by exc
+                    error = item_rejection(tag, exc)
+                    if error is not None:
+                        raise error from exc
                     return _exact(body, tag, "ReadResourceResult", exc)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:

@@ -70,6 +70,7 @@ __all__ = [
     "read_resource_result",
     "decode_exact",
     "rejection",
+    "item_rejection",
     "duplicate_field",
 ]
 
@@ -357,6 +358,25 @@ def rejection(
         return error
     error = FrameBodyError(tag, expected, reason or "rejected")
     error.__cause__ = cause
+    return error
+
+
+def item_rejection(tag: int, exc: BaseException) -> FrameBodyError | None:
+    """The FrameBodyError for a ``ReadResourceResult`` body that msgspec's typed reading
+    rejects inside ``contents`` (``exc``, a ValidationError at ``$.contents`` or below),
+    when the pre-check found no rule of rmcp's to apply to the body (no member repeated
+    at a struct position, no number to spell anew, nothing skipped): the exact reading
+    reads each of its items as msgspec does (``_contents_item`` rewrites only an item
+    with a repeated member), so it rejects the body too, and :func:`rejection` words it
+    from ``exc``. None when ``exc`` lies elsewhere (a top-level member: rmcp reads
+    serde's forms of its enums and of the struct itself): the exact reading decides."""
+    if not isinstance(exc, msgspec.ValidationError):
+        return None
+    error = FrameBodyError.from_exception(tag, "ReadResourceResult", exc)
+    path = error.path or ""
+    if path != "$.contents" and not path.startswith("$.contents["):
+        return None
+    error.__cause__ = exc
     return error
 
 
