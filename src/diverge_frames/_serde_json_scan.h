@@ -242,7 +242,8 @@ DF_INLINE df_ssize df_sj_scan(const unsigned char *p, df_ssize n, const df_sj_ru
     df_sj_level *level = NULL;
     df_sj_out w;
     df_ssize i, k, key, deepest, index;
-    int depth = 0, pending = rules->root, escaped, surrogate, kind, m, why, len, bit, pos;
+    int depth = 0, pending = rules->root, escaped, surrogate, kind, m, len, bit, pos;
+    int why = DF_SJ_OK; /* set by the reader that fails, before it is read */
     unsigned char c, spelled[DF_F64_CHARS];
     double f = 0.0;
 #define DF_SJ_REJECT(code, where) \
