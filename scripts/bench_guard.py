@@ -16,7 +16,11 @@ Fails (exit 1) when, for decode or encode:
   (median of python/compiled <= 1.0);
 * over the small frames the compiled path costs more than ``--max-floor`` (1.5) times
   msgspec alone (geometric mean of the per-frame ratios), or on any one frame more than
-  ``--max-floor-case`` (2.0) times.
+  ``--max-floor-case`` (2.0) times;
+* a value built with ints in its f64 members (``ProgressNotification(params=
+  ProgressNotificationParam(progress=1, total=4, ...))``) costs the compiled encode more
+  than ``--max-built`` (1.5) times the same value built with floats (median over the
+  rounds of the ratio within a round, :func:`built_values`).
 
 The compiled extension missing is a failure too. ``--advisory-mean`` reports the
 geometric-mean check without failing on it (the per-frame check still fails the run).
@@ -32,7 +36,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +100,42 @@ def checks(result: dict[str, Any], max_floor: float, max_floor_case: float) -> l
     return out
 
 
+def built_values(rounds: int, calls: int = 2000) -> dict[str, Any]:
+    """The compiled encode of a progress notification built with ints in its f64 members
+    (``progress=1, total=4``) over the same built with floats: each round times a loop
+    of ``calls`` encodes of each, interleaved, on the thread's CPU time; the median of
+    the rounds' ratios. Both must write the same bytes (``1.0``, as rmcp writes it)."""
+    from diverge_frames import _frames_c
+    from diverge_frames import types as t
+
+    def built(progress: Any, total: Any) -> t.ProgressNotification:
+        params = t.ProgressNotificationParam(progress=progress, total=total, progress_token="t")
+        return t.ProgressNotification(params=params)
+
+    encode = _frames_c.encode_notification
+    ints, floats = built(1, 4), built(1.0, 4.0)
+    if encode(ints) != encode(floats):
+        raise AssertionError(f"built with ints: {encode(ints)!r} != {encode(floats)!r}")
+    timer = time.thread_time_ns
+
+    def loop(value: Any) -> int:
+        start = timer()
+        for _ in range(calls):
+            encode(value)
+        return timer() - start
+
+    ratios, ns = [], []
+    for _ in range(rounds):
+        with_ints, with_floats = loop(ints), loop(floats)
+        ratios.append(with_ints / with_floats)
+        ns.append((with_ints / calls, with_floats / calls))
+    return {
+        "ratio": statistics.median(ratios),
+        "ints_ns": statistics.median(i for i, _ in ns),
+        "floats_ns": statistics.median(f for _, f in ns),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=41, help="interleaved rounds (41)")
@@ -108,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=2.0,
         help="limit on compiled/msgspec for any one frame (2.0)",
+    )
+    parser.add_argument(
+        "--max-built",
+        type=float,
+        default=1.5,
+        help="limit on encoding a value built with ints in f64 members over one built"
+        " with floats (1.5)",
     )
     parser.add_argument(
         "--results-dir",
@@ -139,6 +188,20 @@ def main(argv: list[str] | None = None) -> int:
         log=None,
     )
     result["guard"] = checks(result, args.max_floor, args.max_floor_case)
+    built = built_values(args.rounds)
+    result["built_values"] = built
+    result["guard"].append(
+        {
+            "check": f"compiled encode of a value built with ints in f64 members / built"
+            f" with floats <= {args.max_built}",
+            "op": "encode",
+            "value": built["ratio"],
+            "worst_case": None,
+            "limit": args.max_built,
+            "ok": built["ratio"] <= args.max_built,
+            "detail": built,
+        }
+    )
     for c in result["guard"]:
         c["enforced"] = not (args.advisory_mean and "geometric mean" in c["check"])
     ok = all(c["ok"] for c in result["guard"] if c["enforced"])

@@ -7,6 +7,7 @@ live oracle): ``tests/interop/test_built_values.py``.
 
 from __future__ import annotations
 
+import enum
 import math
 from typing import Any
 
@@ -219,6 +220,81 @@ def test_changed_values_are_written_in_their_canonical_form(frames: Any) -> None
     floats = progress(progress=1)
     _encode(frames, floats)
     assert type(floats.params.progress) is int
+
+
+# ------------------------------------------------------------------ ints in f64 members
+
+
+class Steps(enum.IntEnum):
+    TWO = 2
+
+
+#: Every form of an int: small, negative, zero, the edges of the ints a float holds
+#: exactly (2^53), past them (rounded), past i64 and u64, the last finite f64's, an
+#: IntEnum member (its value), and past the f64 range (refused).
+INTS = [1, -1, 0, 7, -12345, 2**31, 2**53, -(2**53), 2**53 + 1, -(2**53) - 1, 10**16]
+INTS += [2**63, -(2**63) - 1, 2**64, 10**20, int(1.7976931348623157e308), Steps.TWO, 10**309]
+
+
+def _progress_with(member: str, x: Any) -> t.ProgressNotification:
+    """A progress notification with ``x`` in the f64 member ``member`` (the other a float)."""
+    return progress(**{"progress": 2.5, "total": 3.5, member: x})
+
+
+def test_every_f64_member_is_covered() -> None:
+    """The f64 members of the types (where rmcp writes an int the value holds as a float)
+    are the two the tests below cover."""
+    f64_members = {
+        (plan.cls, field.name)
+        for plan in _plans.PLANS.values()
+        for field in plan.fields
+        if any(kind == _plans.KIND_F64 for kind, _ in field.alternatives)
+    }
+    assert f64_members == {(P, "progress"), (P, "total")}
+
+
+@pytest.mark.parametrize("member", ["progress", "total"])
+@pytest.mark.parametrize("x", INTS, ids=repr)
+def test_an_int_in_an_f64_member_is_written_as_its_float(frames: Any, member: str, x: Any) -> None:
+    """Written as the value built with ``float(x)`` is (``1`` -> ``1.0``), or refused
+    with the member's path when no f64 holds it; the value itself is left as it is."""
+    value = _progress_with(member, x)
+    try:
+        as_float = float(x)
+    except OverflowError:
+        with pytest.raises(ValueError, match=rf"^\$\.params\.{member}: {x} is out of the f64"):
+            _encode(frames, value)
+        return
+    assert _encode(frames, value) == _encode(frames, _progress_with(member, as_float))
+    assert getattr(value.params, member) is x
+
+
+@pytest.mark.parametrize("x", [True, False])
+def test_a_bool_in_an_f64_member_is_refused(frames: Any, x: bool) -> None:
+    for member in ("progress", "total"):
+        with pytest.raises(TypeError, match=rf"^\$\.params\.{member}: expected float, got bool"):
+            _encode(frames, _progress_with(member, x))
+
+
+def test_ints_in_both_f64_members_and_in_free_form_ones(frames: Any) -> None:
+    """Only the f64 members' ints become floats: an int under a key of the same name in
+    ``_meta`` stays an int."""
+    value = progress(progress=3, total=-4, meta={"progress": 5, "a": [{"total": 6}]})
+    assert _encode(frames, value) == (
+        b'\x00{"method":"notifications/progress","params":{"_meta":{"a":[{"total":6}],'
+        b'"progress":5},"progress":3.0,"progressToken":1,"total":-4.0}}'
+    )
+
+
+@pytest.mark.c_extension
+def test_the_c_walk_passes_ints_a_float_holds_exactly() -> None:
+    """Within 2^53 the compiled walk passes an int in an f64 member itself (no Python
+    check, no copy); past it, or an int subclass, is left to the Python check."""
+    fast = helpers.compiled()._fast_check
+    for x in (1, 0, -(2**53), 2**53):
+        assert fast(progress(progress=x, total=x)), x
+    for x in (2**53 + 1, -(2**53) - 1, 2**64, Steps.TWO, True):
+        assert not fast(progress(progress=x)), x
 
 
 @pytest.mark.c_extension

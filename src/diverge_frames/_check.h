@@ -7,7 +7,9 @@
  * decides, makes a canonical copy or raises with the member's path. So every test here
  * may be stricter than the rule, never looser: exact builtin types only (no subclass,
  * no enum member), integers within long long, an int in an f64 member, None or UNSET
- * wherever a constructor rule would replace it, all give 0.
+ * wherever a constructor rule would replace it, all give 0. df_ok_floats is df_ok that
+ * also passes an int in an f64 member (within 2^53, through struct members only): it
+ * lists each one (df_floats), for the caller to write as the float rmcp writes.
  *
  * Struct members are read at their slot offsets (msgspec Structs keep fields in
  * CPython member slots; _frames_c.pyx takes each offset from the member descriptor and
@@ -78,6 +80,8 @@ typedef struct {
     Py_ssize_t offset;
     int flags;
     df_alts alts;
+    const char *wire; /* the member's name on the wire (kept alive by _frames_c) */
+    df_ssize wire_len;
 } df_field;
 
 typedef struct df_plan {
@@ -98,7 +102,25 @@ static PyObject *df_unset = NULL;
 static PyObject *df_meta_key = NULL;
 static int df_max_depth = 0;
 
-static int df_ok_alts(PyObject *v, const df_alts *alts, int level);
+/* An int whose magnitude is at most this (2^53) is a float exactly, which msgspec writes
+ * as the int's digits and ".0" (tests/test_checks.py holds it to the canonical copy). */
+#define DF_EXACT_INT (1LL << 53)
+/* df_floats: at most this many ints, each at most this many struct members deep. */
+#define DF_MAX_FLOATS 4
+#define DF_MAX_CHAIN 4
+
+/* The ints in f64 members that df_ok_floats passed: msgspec writes each as its digits,
+ * and the caller writes ".0" after them (_write_f64.h's df_sj_member_end finds each by
+ * its path, the wire names of the struct members it is in from the top). */
+typedef struct {
+    int n;
+    int depth[DF_MAX_FLOATS];
+    const char *names[DF_MAX_FLOATS][DF_MAX_CHAIN];
+    df_ssize lens[DF_MAX_FLOATS][DF_MAX_CHAIN];
+    const df_field *at[DF_MAX_CHAIN]; /* while it walks: the member at each level */
+} df_floats;
+
+static int df_ok_alts(PyObject *v, const df_alts *alts, int level, df_floats *floats);
 
 #define DF_MEMBER(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
 
@@ -174,11 +196,37 @@ static int df_ok_meta_object(PyObject *v, int level) {
     return 1;
 }
 
-/* The members of a struct at ``level`` (1 at the top) hold canonical values. */
-static int df_ok_struct(PyObject *value, const df_plan *plan, int level) {
+/* ``v``, an exact int in an f64 member at ``level``: 1 (listed in ``floats``) when
+ * msgspec writes the float it stands for as its digits and ".0" and its path fits. */
+static int df_int_as_float(PyObject *v, df_floats *floats, int level) {
+    int overflow = 0, k = floats->n;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (overflow || x < -DF_EXACT_INT || x > DF_EXACT_INT || k == DF_MAX_FLOATS ||
+        level > DF_MAX_CHAIN) {
+        return 0; /* the Python check's float() decides (a copy, or out of range) */
+    }
+    for (int j = 0; j < level; j++) {
+        floats->names[k][j] = floats->at[j]->wire;
+        floats->lens[k][j] = floats->at[j]->wire_len;
+    }
+    floats->depth[k] = level;
+    floats->n = k + 1;
+    return 1;
+}
+
+/* The members of a struct at ``level`` (1 at the top) hold canonical values (with
+ * ``floats``: ints in f64 members listed there too). */
+static int df_ok_struct(PyObject *value, const df_plan *plan, int level, df_floats *floats) {
     for (Py_ssize_t i = 0; i < plan->n; i++) {
         const df_field *f = &plan->fields[i];
         PyObject *v = DF_MEMBER(value, f->offset);
+        if (floats != NULL && level <= DF_MAX_CHAIN) {
+            floats->at[level - 1] = f;
+        }
         if (v == NULL) {
             return 0; /* deleted: missing */
         }
@@ -204,7 +252,7 @@ static int df_ok_struct(PyObject *value, const df_plan *plan, int level) {
             }
             continue;
         }
-        if (!df_ok_alts(v, &f->alts, level)) {
+        if (!df_ok_alts(v, &f->alts, level, floats)) {
             return 0;
         }
         if (f->flags & DF_FLAG_EMPTY_NONE) {
@@ -234,8 +282,9 @@ static int df_ok_struct(PyObject *value, const df_plan *plan, int level) {
     return 1;
 }
 
-/* ``v`` (not None, not UNSET) fits one of ``alts`` as it is, in a container at ``level``. */
-static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
+/* ``v`` (not None, not UNSET) fits one of ``alts`` as it is, in a container at ``level``
+ * (with ``floats``, the member of a struct reached through struct members only). */
+static int df_ok_alts(PyObject *v, const df_alts *alts, int level, df_floats *floats) {
     for (int i = 0; i < alts->n; i++) {
         const df_alt *a = &alts->alt[i];
         switch (a->kind) {
@@ -252,6 +301,9 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
         case DF_KIND_F64:
             if (PyFloat_CheckExact(v)) {
                 return isfinite(PyFloat_AS_DOUBLE(v));
+            }
+            if (floats != NULL && PyLong_CheckExact(v)) {
+                return df_int_as_float(v, floats, level);
             }
             break; /* an int is written as a float: not as it is */
         case DF_KIND_INT:
@@ -289,7 +341,8 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
             break;
         case DF_KIND_STRUCT:
             if (Py_TYPE(v) == a->plan->cls) {
-                return level + 1 <= df_max_depth && df_ok_struct(v, a->plan, level + 1);
+                return level + 1 <= df_max_depth &&
+                       df_ok_struct(v, a->plan, level + 1, floats);
             }
             break;
         case DF_KIND_LIST:
@@ -299,7 +352,7 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
                 }
                 for (Py_ssize_t j = 0; j < PyList_GET_SIZE(v); j++) {
                     PyObject *item = PyList_GET_ITEM(v, j);
-                    if (item == Py_None || !df_ok_alts(item, a->items, level + 1)) {
+                    if (item == Py_None || !df_ok_alts(item, a->items, level + 1, NULL)) {
                         return 0;
                     }
                 }
@@ -315,7 +368,7 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
                 }
                 while (PyDict_Next(v, &pos, &key, &item)) {
                     if (!PyUnicode_CheckExact(key) || item == Py_None ||
-                        !df_ok_alts(item, a->items, level + 1)) {
+                        !df_ok_alts(item, a->items, level + 1, NULL)) {
                         return 0;
                     }
                 }
@@ -331,7 +384,13 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level) {
 
 /* The value ``v`` of class ``plan->cls`` is written as rmcp writes it, as it is. */
 static int df_ok(PyObject *v, const df_plan *plan) {
-    return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1);
+    return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1, NULL);
+}
+
+/* df_ok, passing also the ints in f64 members that ``floats`` then lists. */
+static int df_ok_floats(PyObject *v, const df_plan *plan, df_floats *floats) {
+    floats->n = 0;
+    return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1, floats);
 }
 
 #endif /* DF_CHECK_H */

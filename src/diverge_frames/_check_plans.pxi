@@ -1,6 +1,8 @@
 # Included by _frames_c.pyx: the fast check of encode. _check.h walks a value along
 # the C copy of its _plans.Plan (built here, once, at import) and says whether it is
 # canonical as it is; when it cannot say so, encode calls _checks.check, which decides.
+# An int in an f64 member passes too (df_ok_floats): msgspec writes its digits, and
+# _floats_written adds the ".0" that makes it the float rmcp writes.
 
 from cpython.mem cimport PyMem_Calloc
 from libc.limits cimport LLONG_MAX, LLONG_MIN
@@ -38,6 +40,13 @@ cdef extern from "_check.h":
         Py_ssize_t offset
         int flags
         df_alts alts
+        const char *wire
+        Py_ssize_t wire_len
+    ctypedef struct df_floats:
+        int n
+        int depth[4]
+        const char *names[4][4]
+        Py_ssize_t lens[4][4]
     ctypedef struct df_plan:
         PyTypeObject *cls
         Py_ssize_t n
@@ -49,12 +58,22 @@ cdef extern from "_check.h":
     PyObject *df_unset
     PyObject *df_meta_key
     int df_max_depth
+    int _MAX_FLOATS "DF_MAX_FLOATS"
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
+    bint _ok_floats "df_ok_floats"(object v, const df_plan *plan, df_floats *floats) noexcept
     PyObject *_member "DF_MEMBER"(object obj, Py_ssize_t offset) noexcept
     int DF_KIND_STR, DF_KIND_BOOL, DF_KIND_F64, DF_KIND_INT, DF_KIND_ENUM, DF_KIND_JSON
     int DF_KIND_OBJECT, DF_KIND_STRUCT, DF_KIND_LIST, DF_KIND_MAP, DF_KIND_F32, DF_KIND_MODEL
     int DF_FLAG_NONE, DF_FLAG_UNSET, DF_FLAG_NONE_DEFAULT, DF_FLAG_NONE_UNSET
     int DF_FLAG_UNSET_NONE, DF_FLAG_EMPTY_NONE, DF_FLAG_META_OBJECT
+
+cdef extern from "_write_f64.h":
+    Py_ssize_t _member_end "df_sj_member_end"(const unsigned char *p, Py_ssize_t n,
+                                              const char **names, const Py_ssize_t *lens,
+                                              int depth) noexcept nogil
+    Py_ssize_t _point_zero "df_sj_point_zero"(const unsigned char *p, Py_ssize_t n,
+                                              const Py_ssize_t *at, int count,
+                                              unsigned char *out) noexcept nogil
 
 
 # ------------------------------------------------------------------ the encode check
@@ -116,6 +135,10 @@ cdef df_plan *_c_plan(object plan) except NULL:
     for i, field in enumerate(plan.fields):
         c.fields[i].offset = _slot_offset(cls, field.name)
         c.fields[i].flags = field.flags
+        wire = field.wire.encode()
+        _KEEP.append(wire)
+        c.fields[i].wire = PyBytes_AS_STRING(wire)
+        c.fields[i].wire_len = PyBytes_GET_SIZE(wire)
         _c_alts(&c.fields[i].alts, field.alternatives)
     c.status = -1
     if plan.payload is not None:
@@ -189,9 +212,35 @@ cdef inline int _top(object value) noexcept:
     return -1
 
 
+cdef object _floats_written(bytes out, const df_floats *floats):
+    """``out`` (a tag byte, then msgspec's JSON of a value ``df_ok_floats`` passed) with
+    ``.0`` after each int it listed, as rmcp writes those f64s (``1`` -> ``1.0``); None
+    when one is not where its path says (the caller then writes the canonical copy)."""
+    cdef Py_ssize_t at[4]
+    cdef Py_ssize_t end, swap, n = PyBytes_GET_SIZE(out)
+    cdef const unsigned char *p = <const unsigned char *>PyBytes_AS_STRING(out)
+    cdef int k, j
+    for k in range(floats.n):
+        end = _member_end(p + 1, n - 1, <const char **>floats.names[k], floats.lens[k],
+                          floats.depth[k])
+        if end < 0:
+            return None
+        at[k] = end + 1
+        j = k
+        while j > 0 and at[j - 1] > at[j]:  # ascending (a few members)
+            swap = at[j - 1]
+            at[j - 1] = at[j]
+            at[j] = swap
+            j -= 1
+    written = PyBytes_FromStringAndSize(NULL, n + 2 * floats.n)
+    _point_zero(p, n, at, floats.n, <unsigned char *>PyBytes_AS_STRING(written))
+    return written
+
+
 def _fast_check(value):
     """Whether the C walk alone passes ``value`` (for the tests of the walk)."""
+    cdef df_floats floats
     if type(value) is _Result:
         return bool(_ok(value, _RESULT_PLAN))
     cdef int i = _top(value)
-    return i >= 0 and bool(_ok(value, _TOP_PLAN[i]))
+    return i >= 0 and bool(_ok_floats(value, _TOP_PLAN[i], &floats))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any
+from typing import Any, TypeAlias
 
 from msgspec import UNSET
 
@@ -56,6 +56,30 @@ class _Problem(Exception):
         self.message = message
 
 
+#: A member's wire path, its text built only when a message needs it: ``"$"``, or the
+#: path of the container and one step: ``(path, field)`` (``.wire``), ``(path, index)``
+#: (``[index]``) or ``(path, key)`` (``.key``).
+_Path: TypeAlias = str | tuple[Any, Any]
+#: Types no enum member has (an enum member's type is its enum class).
+_PLAIN = frozenset({str, int, float, bool, type(None), dict, list, tuple})
+
+
+def _render(path: _Path) -> str:
+    """The text of a wire path: ``$.params.data[0].key``."""
+    steps: list[str] = []
+    while not isinstance(path, str):
+        path, step = path
+        steps.append(
+            f".{step}"
+            if type(step) is str
+            else f"[{step}]"
+            if type(step) is int
+            else f".{step.wire}"
+        )
+    steps.append(path)
+    return "".join(reversed(steps))
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "None"
@@ -76,20 +100,19 @@ def check(value: Any) -> Any:
         raise problem.error_type(problem.message) from None
 
 
-def _at(path: str, error_type: type[Exception], message: str) -> _Problem:
-    return _Problem(error_type, f"{path}: {message}")
+def _at(path: _Path, error_type: type[Exception], message: str) -> _Problem:
+    return _Problem(error_type, f"{_render(path)}: {message}")
 
 
-def _struct(value: Any, plan: Plan, path: str, level: int) -> Any:
+def _struct(value: Any, plan: Plan, path: _Path, level: int) -> Any:
     """Check one struct (``level``: its JSON nesting level, 1 at the top)."""
     changes: dict[str, Any] = {}
     for field in plan.fields:
-        member = f"{path}.{field.wire}"
         try:
             item = getattr(value, field.name)
         except AttributeError:
-            raise _at(member, ValueError, "missing (a required member)") from None
-        fixed = _member(item, field, member, level)
+            raise _at((path, field), ValueError, "missing (a required member)") from None
+        fixed = _member(item, field, (path, field), level)
         if fixed is not item:
             changes[field.name] = fixed
     if plan.payload is not None:
@@ -102,7 +125,7 @@ def _struct(value: Any, plan: Plan, path: str, level: int) -> Any:
     return copy
 
 
-def _member(item: Any, field: Field, path: str, level: int) -> Any:
+def _member(item: Any, field: Field, path: _Path, level: int) -> Any:
     flags = field.flags
     if item is None:
         if flags & FLAG_NONE_UNSET:
@@ -119,12 +142,12 @@ def _member(item: Any, field: Field, path: str, level: int) -> Any:
         if flags & FLAG_UNSET:
             return item
         raise _at(path, ValueError, "missing (UNSET where a value is required)")
-    fixed = _value(item, field.alternatives, path, level, _expected(field))
+    fixed = _value(item, field.alternatives, path, level, field.alternatives)
     if flags & FLAG_META_OBJECT and "_meta" in fixed:
         meta = fixed["_meta"]
         if meta is not None and not isinstance(meta, dict):
             raise _at(
-                f"{path}._meta", TypeError, f"expected a dict or None, got {_json_type(meta)}"
+                (path, "_meta"), TypeError, f"expected a dict or None, got {_json_type(meta)}"
             )
     if flags & FLAG_EMPTY_NONE and all(
         getattr(fixed, f.name) is None for f in PLANS[type(fixed)].fields
@@ -134,7 +157,11 @@ def _member(item: Any, field: Field, path: str, level: int) -> Any:
 
 
 def _expected(field: Field) -> str:
-    return " or ".join(_describe(kind, arg) for kind, arg in field.alternatives)
+    return _either(field.alternatives)
+
+
+def _either(alternatives: Any) -> str:
+    return " or ".join(_describe(kind, arg) for kind, arg in alternatives)
 
 
 def _describe(kind: int, arg: Any) -> str:
@@ -159,12 +186,13 @@ def _describe(kind: int, arg: Any) -> str:
     }[kind]
 
 
-def _value(item: Any, alternatives: Any, path: str, level: int, expected: str) -> Any:
-    """``item`` (or its canonical copy) when it fits one of ``alternatives``."""
-    if isinstance(item, enum.Enum):
+def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any) -> Any:
+    """``item`` (or its canonical copy) when it fits one of ``alternatives``; the
+    message of a misfit says it expected what ``expected`` (alternatives) describes."""
+    cls = type(item)
+    if cls not in _PLAIN and isinstance(item, enum.Enum):
         fixed = _value(item.value, alternatives, path, level, expected)
         return item if fixed is item.value else fixed
-    cls = type(item)
     wrong: _Problem | None = None
     for kind, arg in alternatives:
         try:
@@ -220,14 +248,13 @@ def _value(item: Any, alternatives: Any, path: str, level: int, expected: str) -
                 raise
     if wrong is not None:
         raise wrong
-    raise _at(path, TypeError, f"expected {expected}, got {_json_type(item)}")
+    raise _at(path, TypeError, f"expected {_either(expected)}, got {_json_type(item)}")
 
 
-def _array(items: Any, alternatives: Any, path: str, level: int) -> Any:
+def _array(items: Any, alternatives: Any, path: _Path, level: int) -> Any:
     fixed: list[Any] | None = None
-    expected = " or ".join(_describe(k, a) for k, a in alternatives)
     for index, item in enumerate(items):
-        new = _value(item, alternatives, f"{path}[{index}]", level, expected)
+        new = _value(item, alternatives, (path, index), level, alternatives)
         if new is not item:
             if fixed is None:
                 fixed = list(items)
@@ -235,13 +262,12 @@ def _array(items: Any, alternatives: Any, path: str, level: int) -> Any:
     return items if fixed is None else fixed
 
 
-def _map(items: dict[Any, Any], alternatives: Any, path: str, level: int) -> Any:
+def _map(items: dict[Any, Any], alternatives: Any, path: _Path, level: int) -> Any:
     fixed: dict[str, Any] | None = None
-    expected = " or ".join(_describe(k, a) for k, a in alternatives)
     for key, item in items.items():
         if type(key) is not str:
             raise _at(path, TypeError, f"a key of type {_json_type(key)} (keys must be str)")
-        new = _value(item, alternatives, f"{path}.{key}", level, expected)
+        new = _value(item, alternatives, (path, key), level, alternatives)
         if new is not item:
             if fixed is None:
                 fixed = dict(items)
@@ -249,7 +275,7 @@ def _map(items: dict[Any, Any], alternatives: Any, path: str, level: int) -> Any
     return items if fixed is None else fixed
 
 
-def _depth(path: str, level: int) -> None:
+def _depth(path: _Path, level: int) -> None:
     if level > MAX_DEPTH:
         raise _at(
             path,
@@ -258,17 +284,17 @@ def _depth(path: str, level: int) -> None:
         )
 
 
-def _json(item: Any, path: str, level: int) -> None:
+def _json(item: Any, path: _Path, level: int) -> None:
     """A free-form JSON value at ``path``; its arrays and objects are at ``level + 1``."""
     # Iterative: free-form values can nest as deep as serde_json's limit.
     stack = [(item, path, level)]
     while stack:
         node, where, at = stack.pop()
-        if isinstance(node, enum.Enum):
-            stack.append((node.value, where, at))
-            continue
         cls = type(node)
         if node is None or cls is str or cls is bool:
+            continue
+        if cls not in _PLAIN and isinstance(node, enum.Enum):
+            stack.append((node.value, where, at))
             continue
         if cls is int:
             if not I64_MIN <= node <= U64_MAX:
@@ -289,16 +315,16 @@ def _json(item: Any, path: str, level: int) -> None:
                     raise _at(
                         where, TypeError, f"a key of type {_json_type(key)} (keys must be str)"
                     )
-                stack.append((value, f"{where}.{key}", at + 1))
+                stack.append((value, (where, key), at + 1))
             continue
         if isinstance(node, (list, tuple)):
             _depth(where, at + 1)
-            stack.extend((value, f"{where}[{i}]", at + 1) for i, value in enumerate(node))
+            stack.extend((value, (where, i), at + 1) for i, value in enumerate(node))
             continue
         raise _at(where, TypeError, f"{cls.__name__} is not a JSON value")
 
 
-def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: str) -> None:
+def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: _Path) -> None:
     """A task's payload member follows its status: the one it names is required, the
     others are dropped (on the copy)."""
     assert plan.payload is not None
@@ -315,7 +341,7 @@ def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: str) -> None
         if index == wanted:
             if current is None:
                 raise _at(
-                    f"{path}.{field.wire}",
+                    (path, field),
                     ValueError,
                     f"missing (required when status is {status!r})",
                 )
@@ -350,7 +376,7 @@ def unicode_error(value: Any) -> ValueError:
     return ValueError("$: a str that is not valid UTF-8")
 
 
-def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:
+def _as_rmcp_reads_it(value: Any, wire: str, path: _Path) -> None:
     """Raise ValueError unless rmcp can read what encode writes of ``value`` (the member
     ``wire`` of :data:`._rmcp_model.MODEL_MEMBERS`): else rmcp would take the whole
     notification for a custom one."""

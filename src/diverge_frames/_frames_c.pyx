@@ -643,14 +643,16 @@ cdef object _tagged(object encode, object value, char tag):
 @cython.binding(False)
 def encode_notification(value):
     cdef bytes out
+    cdef df_floats floats
     cdef int i = _top(value)
     if i < 0:
         raise TypeError(
             "a notification channel carries a ServerNotification or ErrorData,"
             f" not {type(value).__name__}"
         )
-    if not _ok(value, _TOP_PLAN[i]):
+    if not _ok_floats(value, _TOP_PLAN[i], &floats):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
+        floats.n = 0
     try:
         if i == _I_CUSTOM:
             params = _get(value, _PARAMS_AT, "params")
@@ -664,6 +666,10 @@ def encode_notification(value):
             out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
+    if floats.n:
+        out = _floats_written(out, &floats)
+        if out is None:
+            return encode_notification(_check(value))
     if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
         return _signed_exponents(out)
     return out

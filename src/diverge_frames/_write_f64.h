@@ -3,6 +3,8 @@
  * - df_write_f64: a short decimal spelling of any finite f64 that every correctly
  *   rounding reader (msgspec, Python's float) reads back to that f64.
  * - df_sj_exponents: the exponents msgspec writes as "1e16" and serde_json as "1e+16".
+ * - df_sj_member_end, df_sj_point_zero: an int msgspec wrote where rmcp writes an f64,
+ *   found by its member path and written as that float ("1" -> "1.0").
  */
 #ifndef DF_WRITE_F64_H
 #define DF_WRITE_F64_H
@@ -11,6 +13,7 @@
 #include "_pow10.h"
 #include "_scan.h"
 #include "_serde_json_number.h"
+#include "_serde_json_tokens.h"
 
 /* ------------------------------------------------------------------ bits */
 
@@ -122,6 +125,61 @@ DF_INLINE df_ssize df_sj_exponents(const unsigned char *p, df_ssize n, unsigned 
     if (!out) return count;
     memcpy(out + at, p + copied, (size_t)(n - copied));
     return at + n - copied;
+}
+
+/* ------------------------------------------------------------------ ints as floats */
+
+/* df_sj_member_end(p, n, names, lens, depth): in JSON that msgspec wrote (an object),
+   the index just past the integer token that is the value of member names[depth - 1]
+   of the object that is the value of member names[depth - 2] ... of member names[0] of
+   the top-level object (each name lens[i] bytes, a key written without escapes); -1
+   when there is no such member or its value is no integer. */
+DF_INLINE df_ssize df_sj_member_end(const unsigned char *p, df_ssize n,
+                                    const char *const *names, const df_ssize *lens,
+                                    int depth) {
+    df_ssize i = 0, end, deepest, at, start;
+    int level, flags, surrogate, why;
+    for (level = 0; level < depth; level++) {
+        if (i >= n || p[i] != '{') return -1;
+        i++;
+        for (;;) {
+            if (i >= n || p[i] != '"') return -1;
+            flags = 0;
+            end = df_string_end(p, n, i + 1, &flags);
+            if (end < 0 || end + 1 >= n || p[end + 1] != ':') return -1;
+            if (!(flags & DF_ESCAPED) && end - (i + 1) == lens[level] &&
+                memcmp(p + i + 1, names[level], (size_t)lens[level]) == 0) {
+                i = end + 2;
+                break;
+            }
+            surrogate = 0;
+            i = df_sj_ignore(p, n, end + 2, &deepest, &surrogate, &why, &at);
+            if (i < 0 || i >= n || p[i] != ',') return -1;
+            i++;
+        }
+    }
+    start = i < n && p[i] == '-' ? i + 1 : i;
+    i = start;
+    while (i < n && DF_IS_DIGIT(p[i])) i++;
+    if (i == start || (i < n && p[i] != ',' && p[i] != '}')) return -1;
+    return i;
+}
+
+/* df_sj_point_zero(p, n, at, count, out): p[:n] copied to out (room for n + 2 * count
+   bytes) with ".0" written at each of the count ascending indexes at[]; the length. */
+DF_INLINE df_ssize df_sj_point_zero(const unsigned char *p, df_ssize n, const df_ssize *at,
+                                    int count, unsigned char *out) {
+    df_ssize copied = 0, w = 0;
+    int k;
+    for (k = 0; k < count; k++) {
+        memcpy(out + w, p + copied, (size_t)(at[k] - copied));
+        w += at[k] - copied;
+        out[w++] = '.';
+        out[w++] = '0';
+        copied = at[k];
+    }
+    memcpy(out + w, p + copied, (size_t)(n - copied));
+    return w + n - copied;
 }
 
 #endif /* DF_WRITE_F64_H */
