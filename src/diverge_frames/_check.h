@@ -124,49 +124,24 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level, df_floats *fl
 
 #define DF_MEMBER(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
 
-/* An exact int within long long (a wider one: not sure). One digit (30 bits, what
- * CPython calls compact) needs no conversion. */
-DF_INLINE int df_int_fits(PyObject *v) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
-        return 1;
-    }
-#else
-    if (Py_SIZE(v) >= -1 && Py_SIZE(v) <= 1) {
-        return 1;
-    }
-#endif
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
-    return overflow == 0;
-}
-
-/* A JSON value that is no array or object: None, bool, exact str, int within long
- * long, finite float (1), or not (0: an array, an object, or not sure). */
-DF_INLINE int df_ok_scalar(PyObject *v) {
+/* A JSON value (serde_json's Value): None, bool, exact str, int within long long
+ * (wider ones: not sure), finite float, exact dict with str keys, exact list; its
+ * arrays and objects at level + 1. */
+static int df_ok_json(PyObject *v, int level) {
     if (v == Py_None || v == Py_True || v == Py_False || PyUnicode_CheckExact(v)) {
         return 1;
     }
     if (PyLong_CheckExact(v)) {
-        return df_int_fits(v);
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (x == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return overflow == 0;
     }
     if (PyFloat_CheckExact(v)) {
         return isfinite(PyFloat_AS_DOUBLE(v));
-    }
-    return 0;
-}
-
-/* A JSON value (serde_json's Value): None, bool, exact str, int within long long
- * (wider ones: not sure), finite float, exact dict with str keys, exact list; its
- * arrays and objects at level + 1. The items of an array or object that are no array
- * or object are looked at in its loop, without a call. */
-static int df_ok_json(PyObject *v, int level) {
-    if (df_ok_scalar(v)) {
-        return 1;
     }
     if (level + 1 > df_max_depth) {
         return 0;
@@ -175,8 +150,7 @@ static int df_ok_json(PyObject *v, int level) {
         Py_ssize_t pos = 0;
         PyObject *key, *item;
         while (PyDict_Next(v, &pos, &key, &item)) {
-            if (!PyUnicode_CheckExact(key) ||
-                !(df_ok_scalar(item) || df_ok_json(item, level + 1))) {
+            if (!PyUnicode_CheckExact(key) || !df_ok_json(item, level + 1)) {
                 return 0;
             }
         }
@@ -184,8 +158,7 @@ static int df_ok_json(PyObject *v, int level) {
     }
     if (PyList_CheckExact(v)) {
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(v); i++) {
-            PyObject *item = PyList_GET_ITEM(v, i);
-            if (!(df_ok_scalar(item) || df_ok_json(item, level + 1))) {
+            if (!df_ok_json(PyList_GET_ITEM(v, i), level + 1)) {
                 return 0;
             }
         }
@@ -216,7 +189,7 @@ static int df_ok_meta_object(PyObject *v, int level) {
         if (df_is_meta_key(key) && item != Py_None && !PyDict_CheckExact(item)) {
             return 0;
         }
-        if (!(df_ok_scalar(item) || df_ok_json(item, level + 1))) {
+        if (!df_ok_json(item, level + 1)) {
             return 0;
         }
     }
