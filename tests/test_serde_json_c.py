@@ -27,6 +27,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -153,3 +154,64 @@ def test_pow10_header_is_generated() -> None:
         capture_output=True, text=True,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
+
+
+def _members_case(rng: random.Random) -> tuple[str, bytes, bytes | None]:
+    """A JSON object as msgspec writes it, a path of member names into it, and the JSON
+    with ``.0`` after the integer at that path (msgspec's writing of its float), or None
+    when the path leads to no integer."""
+    names = ["progress", "total", "params", "a", 'x"y', "é", "progress\\"]
+
+    def value(depth: int) -> Any:
+        pick = rng.random()
+        if depth < 3 and pick < 0.35:
+            return {rng.choice(names): value(depth + 1) for _ in range(rng.randrange(4))}
+        if depth < 3 and pick < 0.45:
+            return [value(depth + 1) for _ in range(rng.randrange(3))]
+        return rng.choice(
+            [rng.randrange(-(2**53), 2**53), rng.randrange(-9, 10), 1.5, '"progress":1', None]
+        )
+
+    top = {rng.choice(names): value(1) for _ in range(1 + rng.randrange(4))}
+    path = [rng.choice(names) for _ in range(1 + rng.randrange(3))]
+    node: Any = top
+    if rng.random() < 0.6:  # the path there, among the other members
+        for name in path[:-1]:
+            if type(node.get(name)) is not dict:
+                node[name] = {rng.choice(names): value(3)}
+            node = node[name]
+        node[path[-1]] = value(3)
+    node = top
+    for name in path[:-1]:
+        node = node.get(name) if type(node) is dict else None
+    leaf = node.get(path[-1]) if type(node) is dict else None
+    encode = msgspec.json.encode
+    if type(leaf) is not int or any('"' in name or "\\" in name for name in path):
+        return ".".join(path), encode(top), None  # the names are of keys written plain
+    node[path[-1]] = float(leaf)
+    with_float = encode(top)
+    node[path[-1]] = leaf
+    return ".".join(path), encode(top), with_float
+
+
+def test_an_int_at_a_member_path_is_written_as_its_float(program: Path) -> None:
+    """df_sj_member_end finds the integer at a member path in msgspec's JSON (keys whose
+    text holds a name, or is escaped, strings that hold ``"progress":1``, arrays and other
+    values skipped), and df_sj_point_zero writes it as msgspec writes its float; -1 where
+    the path leads to no integer or through a key written with escapes."""
+    rng = random.Random(20261202)
+    cases = [_members_case(rng) for _ in range(3000)]
+    lines = [f"{path}\t{json.decode()}" for path, json, _ in cases]
+    answers = subprocess.run(
+        [str(program), "members"], input="\n".join(lines) + "\n", capture_output=True,
+        text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert len(answers) == len(cases)
+    found = 0
+    for (path, json, with_float), answer in zip(cases, answers, strict=True):
+        if with_float is None:
+            assert answer == "-1", (path, json, answer)
+            continue
+        found += 1
+        assert answer.split("\t", 1)[1].encode() == with_float, (path, json, answer)
+    assert 100 < found < len(cases) - 100

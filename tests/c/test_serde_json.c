@@ -1,6 +1,6 @@
 /* The number reading and writing of serde_json's C (src/diverge_frames/
  * _serde_json_number.h and _write_f64.h), for tests/test_serde_json_c.py, which compares
- * them with the Python reference.
+ * them with the Python reference (the ints written as floats: with msgspec's writing).
  *
  *   test_serde_json write COUNT SEED   df_write_f64 on COUNT random f64 (every exponent,
  *                                      subnormals and edge values too), each read back
@@ -12,6 +12,10 @@
  *                                      (serde_json's f64 and df_write_f64's text)
  *   test_serde_json exponents          one line of JSON on stdin, the line out with
  *                                      df_sj_exponents's '+' (and its count first)
+ *   test_serde_json members            lines of "<names, '.' between>\t<JSON>" on stdin;
+ *                                      a line out for each: df_sj_member_end's index
+ *                                      and, unless -1, the JSON with df_sj_point_zero's
+ *                                      ".0" there (a tab between)
  *
  *   cc -O2 -I src/diverge_frames tests/c/test_serde_json.c -o t && ./t write 1000000 1
  */
@@ -129,11 +133,49 @@ static int run_exponents(void) {
     return len == n + count ? 0 : 1;
 }
 
+static int run_members(void) {
+    static unsigned char line[1 << 16], out[(1 << 16) + 2];
+    const char *names[8];
+    df_ssize lens[8], n, end, at[1], len;
+    unsigned char *json, *c;
+    int depth;
+    while (fgets((char *)line, sizeof line, stdin)) {
+        n = (df_ssize)strlen((const char *)line);
+        while (n && line[n - 1] == '\n') line[--n] = 0;
+        json = (unsigned char *)strchr((const char *)line, '\t');
+        if (json == NULL) return 1;
+        *json++ = 0;
+        depth = 0;
+        names[0] = (const char *)line;
+        for (c = line;; c++) {
+            if (*c == '.' || *c == 0) {
+                if (depth == 8) return 1;
+                lens[depth] = (df_ssize)((const char *)c - names[depth]);
+                depth++;
+                if (*c == 0) break;
+                names[depth] = (const char *)c + 1;
+            }
+        }
+        n = (df_ssize)strlen((const char *)json);
+        end = df_sj_member_end(json, n, names, lens, depth);
+        printf("%ld", (long)end);
+        if (end >= 0) {
+            at[0] = end;
+            len = df_sj_point_zero(json, n, at, 1, out);
+            printf("\t");
+            fwrite(out, 1, (size_t)len, stdout);
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(argv[1], "write") == 0)
         return run_write(atol(argv[2]), strtoull(argv[3], NULL, 10));
     if (argc >= 2 && strcmp(argv[1], "numbers") == 0) return run_numbers();
     if (argc >= 2 && strcmp(argv[1], "exponents") == 0) return run_exponents();
-    fprintf(stderr, "usage: %s write COUNT SEED | numbers | exponents\n", argv[0]);
+    if (argc >= 2 && strcmp(argv[1], "members") == 0) return run_members();
+    fprintf(stderr, "usage: %s write COUNT SEED | numbers | exponents | members\n", argv[0]);
     return 2;
 }
