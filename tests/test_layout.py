@@ -14,23 +14,24 @@ from pathlib import Path
 import pytest
 
 import diverge_frames
-from diverge_frames import _rmcp, _serde_json, _wire
+from diverge_frames import _wire
 from diverge_frames import types as t
+from diverge_frames._exact import rmcp_structs, serde_json
 
 PACKAGE = Path(diverge_frames.__file__).parent
 
 
 def test_compiled_limits_equal_the_rules(frames) -> None:
-    """The C header's limits and reason codes (``_serde_json.h``) are ``_serde_json``'s."""
+    """The C header's limits and reason codes (``_serde_json.h``) are ``_exact.serde_json``'s."""
     if frames.__name__.endswith("_frames_py"):
         pytest.skip("the pure twin reads the rules' constants directly")
     limits = frames.LIMITS
-    assert limits["MAX_DEPTH"] == _serde_json.MAX_DEPTH
-    assert limits["MAX_POWER"] == _serde_json.MAX_POWER
-    assert limits["MAX_SIGNIFICAND"] == _serde_json.MAX_SIGNIFICAND
+    assert limits["MAX_DEPTH"] == serde_json.MAX_DEPTH
+    assert limits["MAX_POWER"] == serde_json.MAX_POWER
+    assert limits["MAX_SIGNIFICAND"] == serde_json.MAX_SIGNIFICAND
     for name, code in limits["REASONS"].items():
-        assert _serde_json.REASONS[code] == getattr(_serde_json, name), name
-    assert len(limits["REASONS"]) == len(_serde_json.REASONS) - 1
+        assert serde_json.REASONS[code] == getattr(serde_json, name), name
+    assert len(limits["REASONS"]) == len(serde_json.REASONS) - 1
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -73,11 +74,11 @@ def test_typed_method_lists_come_from_the_classes() -> None:
     assert frozenset(t.TYPED_NOTIFICATIONS) == _wire.TYPED_CLASSES
     # rmcp types every method but those whose params are exact-fit custom shapes
     untyped = {"notifications/tasks/status", "notifications/elicitation/complete"}
-    assert set(_rmcp.RMCP_TYPED) == set(_wire.TYPED_METHODS) - untyped
-    assert _rmcp.RMCP_TYPED["notifications/progress"] == (
+    assert set(rmcp_structs.RMCP_TYPED) == set(_wire.TYPED_METHODS) - untyped
+    assert rmcp_structs.RMCP_TYPED["notifications/progress"] == (
         "message",
         "progress",
         "progressToken",
         "total",
     )
-    assert _rmcp.RMCP_TYPED["notifications/tools/list_changed"] == ()
+    assert rmcp_structs.RMCP_TYPED["notifications/tools/list_changed"] == ()

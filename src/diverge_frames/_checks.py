@@ -15,6 +15,10 @@ from typing import Any
 
 from msgspec import UNSET
 
+from ._exact import rmcp_types
+from ._exact.serde import Mismatch, f32
+from ._exact.serde_json import MAX_DEPTH, Reject
+from ._exact.serde_json_reader import parse
 from ._plans import (
     FLAG_EMPTY_NONE,
     FLAG_META_OBJECT,
@@ -41,8 +45,7 @@ from ._plans import (
     Field,
     Plan,
 )
-from ._serde import f32
-from ._serde_json import MAX_DEPTH
+from ._wire import notification_encoder
 
 __all__ = ["check", "unicode_error"]
 
@@ -352,19 +355,13 @@ def unicode_error(value: Any) -> ValueError:
 
 def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:
     """Raise ValueError unless rmcp can read what encode writes of ``value`` (the member
-    ``wire`` of :data:`._rmcp_model.MODEL_MEMBERS`): else rmcp would take the whole
+    ``wire`` of :data:`._exact.rmcp_types.MODEL_MEMBERS`): else rmcp would take the whole
     notification for a custom one."""
-    from . import _rmcp_model
-    from ._serde import Mismatch
-    from ._serde_json import Reject
-    from ._serde_read import parse
-    from ._wire import notification_encoder
-
     if value is None:
         return
     written = notification_encoder.encode(value)
     try:
         tree = parse(written)
-        _rmcp_model.read_input_requests(tree)
+        rmcp_types.read_input_requests(tree)
     except (Mismatch, Reject) as exc:
         raise _at(path, ValueError, f"rmcp cannot read it as its {wire}: {exc}") from None

@@ -86,7 +86,9 @@ if _MAX_DEPTH != _SJ_MAX_DEPTH:
     raise ImportError("_frames_c's _MAX_DEPTH is not _serde_json.h's DF_SJ_MAX_DEPTH")
 
 # The struct positions of each body, flattened for the header (df_sj_rules).
-cdef tuple _EXPECTED = ("ServerNotification", "ReadResourceResult", "ErrorData")
+cdef tuple _EXPECTED = EXPECTED
+if (_NOTIFICATION, _RESULT, _ERROR) != (NOTIFICATION, RESULT, ERROR):
+    raise ImportError("_exact.pxi's indexes are not _exact.rmcp_structs.EXPECTED's")
 cdef df_sj_position _POSITIONS[_MAX_POSITIONS]
 cdef df_sj_member _MEMBERS[_MAX_MEMBERS]
 cdef df_sj_rules _RULES[3]
@@ -226,15 +228,7 @@ cdef object _rejected(object body, int tag, int kind, const df_sj_result *r, obj
         members = _TOP_MEMBERS[kind]
         why = duplicate_field(next(members[i] for i in range(len(members))
                                    if r.repeated_top >> i & 1))
-    return rejection(body, tag, _EXPECTED[kind], str(why), why.cause, exc)
-
-
-cdef class _Tree:
-    """``decode_exact``'s reader when the tree is built already."""
-    cdef object value
-
-    def __call__(self, body, skip_unknown):
-        return self.value
+    return rejection(body, tag, kind, str(why), why.cause, exc)
 
 
 cdef object _exact(object body, int tag, int kind, object exc,
@@ -247,7 +241,6 @@ cdef object _exact(object body, int tag, int kind, object exc,
     cdef Py_buffer view
     cdef df_sj_result r
     cdef int write, keep
-    cdef _Tree read = _Tree.__new__(_Tree)
     PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
     try:
         if scanned == NULL:
@@ -268,9 +261,8 @@ cdef object _exact(object body, int tag, int kind, object exc,
     try:
         raw = _any_decoder(src)
     except _DECODE_ERRORS:  # what the scan leaves to msgspec (a raw control character)
-        raise rejection(body, tag, _EXPECTED[kind], None, None, exc)
-    read.value = tree(raw, keep, bool(r.repeated))
-    return decode_exact(body, tag, _EXPECTED[kind], exc, read)
+        raise rejection(body, tag, kind, None, None, exc)
+    return decode_exact(body, tree(raw, keep, bool(r.repeated)), tag, kind, exc)
 
 
 cdef object _msgspec_rejected(object body, object src, int tag, int kind, object exc):
@@ -278,21 +270,7 @@ cdef object _msgspec_rejected(object body, object src, int tag, int kind, object
     character in a string, which the scan leaves to msgspec, or bad syntax): serde_json
     rejects it too. Worded from msgspec's reading of the body itself (``exc``'s, unless
     it read a rewrite of it)."""
-    return rejection(body, tag, _EXPECTED[kind], None, None, exc if src is body else None)
-
-
-cdef class _ExactOf:
-    """``_exact`` of one body, called as ``decode_exact`` (by ``decode_custom``)."""
-    cdef object body
-
-    def __call__(self, src, tag, expected, exc=None):
-        return _exact(self.body, tag, _EXPECTED.index(expected), exc)
-
-
-cdef object _exact_of(object body):
-    cdef _ExactOf of = _ExactOf.__new__(_ExactOf)
-    of.body = body
-    return of
+    return rejection(body, tag, kind, None, None, exc if src is body else None)
 
 
 cdef inline object _source(object body, const unsigned char *p, Py_ssize_t n, int tag,

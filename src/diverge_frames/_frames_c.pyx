@@ -56,10 +56,13 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._rmcp import (STRUCT_DEPTH, decode_custom, decode_exact, duplicate_field, encode_custom,
-                    rejection)
-from ._rmcp_positions import STRUCT_POSITIONS, models_below
-from ._serde_json import REASONS, reject, tree
+from ._exact.rejection import rejection
+from ._exact.rmcp_custom import encode_custom
+from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
+from ._exact.rmcp_read import decode_exact
+from ._exact.rmcp_structs import (ERROR, EXPECTED, NOTIFICATION, RESULT, STRUCT_DEPTH,
+                                   duplicate_field)
+from ._exact.serde_json import REASONS, reject, tree
 from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
@@ -369,7 +372,7 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
         if src is None:
             return _exact(body, tag, _NOTIFICATION, None, &r)
         if _unknown_method(p, n):
-            value = _custom(src)
+            value = _custom_fast(src)
             if value is not None:
                 return value
         else:
@@ -382,10 +385,12 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
                 if value is not None:
                     return value
                 raise _msgspec_rejected(body, src, tag, _NOTIFICATION, exc)
+        # A misfit of the typed variants, or a custom notification the fast path left:
+        # the scan (once, if only glanced at so far), then one general read decides.
         value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
         if value is not None:
             return value
-        return decode_custom(src, tag, _exact_of(body))
+        return _exact(body, tag, _NOTIFICATION, None, &r)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
@@ -415,10 +420,12 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     return True
 
 
-cdef object _custom(object src):
-    """rmcp's ``CustomNotification`` for a method no typed class has:
-    ``_rmcp.decode_custom`` inlined for the common case (``params`` without
-    ``_meta``); None for the rest, errors included (``decode_custom`` decides)."""
+cdef object _custom_fast(object src):
+    """rmcp's ``CustomNotification`` for a method no typed class has, or None.
+
+    The fast path of ``_exact.rmcp_custom.custom`` for the common case (``params``
+    without ``_meta``); None for the rest, errors included (the exact reading decides).
+    """
     try:
         value = _custom_decoder(src)
     except _DECODE_ERRORS:

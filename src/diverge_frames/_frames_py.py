@@ -3,17 +3,17 @@
 The readable reference of the two twins; ``_frames_c.pyx`` does the same, with fast
 paths of its own (its docstring lists them). Both pass the same tests and give the
 same values, bytes and errors. Each holds its whole hot path; what both use lives in
-:mod:`._wire` (decoders and encoders), :mod:`._serde_json` and :mod:`._rmcp` (the
+:mod:`._wire` (decoders and encoders) and :mod:`._exact` (the rmcp-exact reading's
 rules).
 
-A body goes to msgspec's typed decoders unless :func:`_needs_exact` says msgspec might
+A body goes to msgspec's typed decoders unless :func:`_precheck` says msgspec might
 read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact reading
-(:func:`._rmcp.decode_exact`, the body read by :func:`._serde_read.read`) decides.
+(:func:`._exact.rmcp_read.decode_exact`, the body read by
+:func:`._exact.serde_json_reader.read`) decides.
 """
 
 from __future__ import annotations
 
-import functools
 import json.scanner
 import re
 import threading
@@ -24,29 +24,35 @@ import msgspec
 
 from . import types as t
 from ._checks import check, unicode_error
-from ._rmcp import (
+from ._exact.rejection import item_rejection, rejection
+from ._exact.rmcp_custom import custom, encode_custom
+from ._exact.rmcp_positions import STRUCT_POSITIONS, Position, models_below
+from ._exact.rmcp_read import decode_exact
+from ._exact.rmcp_result import read_resource_result
+from ._exact.rmcp_structs import (
+    DIRECT_MEMBERS,
+    ERROR,
+    EXPECTED,
+    NOTIFICATION,
+    RESULT,
     STRUCT_DEPTH,
-    decode_custom,
-    decode_exact,
-    encode_custom,
-    item_rejection,
-    read_resource_result,
 )
-from ._rmcp_positions import STRUCT_POSITIONS, Position, models_below
-from ._serde_json import (
+from ._exact.serde_json import (
     MAX_DEPTH,
     RECURSION_LIMIT,
+    Reject,
     after_ws,
     exponent_candidate,
     fix_exponents,
     plain_number,
 )
-from ._serde_read import read
+from ._exact.serde_json_reader import read
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
     TYPED_CLASSES,
     Payload,
+    custom_decoder,
     encoder,
     error_decoder,
     notification_decoder,
@@ -72,6 +78,7 @@ _TAG_ERROR_BYTE = b"\x01"
 _SLICE_LIMIT = 512
 
 _decode_typed = notification_decoder.decode
+_decode_custom = custom_decoder.decode
 _decode_result = result_decoder.decode
 _decode_error_data = error_decoder.decode
 _encode = encoder.encode
@@ -93,7 +100,7 @@ _NUMBERS = 1  # a number that is not plain: the exact reading takes serde's numb
 _PAIRS = 2  # a member repeated at a struct position, or serde's sequence form of a struct
 _DEEP = 4  # more than MAX_DEPTH levels of nesting
 _OTHER = 8  # invalid UTF-8, or nesting the scanner could not follow: the exact reading decides
-_MODEL = 16  # a member only _rmcp_model reads (inputRequests): pairs kept all the way down
+_MODEL = 16  # a member only _exact.rmcp_types reads (inputRequests): pairs kept all the way down
 
 
 class _ScanState(threading.local):
@@ -134,11 +141,11 @@ _PLAIN_INTS = re.compile(r"(?<![^,])(?!-0(?:,|$))-?[0-9]{1,18}(?![^,])")
 _LITERAL = re.compile(r"[^,]+")
 
 
-def _needs_exact(body: Any, expected: str | None = None) -> int:
+def _precheck(body: Any, expected: int | None = None) -> int:
     """What may make msgspec read ``body`` otherwise than serde_json (0: nothing):
     ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
     member repeated at a struct position of ``expected`` (:data:`STRUCT_POSITIONS`), or
-    an array where a struct is read (with ``_MODEL``: a member only ``_rmcp_model``
+    an array where a struct is read (with ``_MODEL``: a member only ``_exact.rmcp_types``
     reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels of nesting;
     ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or nesting past the
     scanner's recursion. 0 for a body that is not JSON: msgspec rejects it. Without
@@ -181,7 +188,7 @@ def _needs_exact(body: Any, expected: str | None = None) -> int:
             found |= _NUMBERS
         if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
             found |= _DEEP
-        for name in STRUCT_POSITIONS if expected is None else (expected,):
+        for name in STRUCT_POSITIONS if expected is None else (EXPECTED[expected],):
             found |= _repeated(tree, STRUCT_POSITIONS[name])
         return found
     finally:
@@ -199,7 +206,7 @@ def _hard(literals: list[str], plain: re.Pattern[str]) -> bool:
 def _without_long_blobs(text: str) -> str:
     """``text`` with the content of each long ``"blob"`` string value without a
     backslash left out (``"blob":""``), so that the scan does not copy a blob: the peak
-    memory of a decode stays near one blob, not two. What ``_needs_exact`` looks for is
+    memory of a decode stays near one blob, not two. What ``_precheck`` looks for is
     unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
     string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
@@ -239,7 +246,7 @@ def _too_deep(tree: Any) -> bool:
 def _repeated(tree: Any, position: Position) -> int:
     """``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
     position, or an array at one (serde's sequence form); with ``_MODEL`` for a member
-    only ``_rmcp_model`` reads; else 0. Without recursion."""
+    only ``_exact.rmcp_types`` reads; else 0. Without recursion."""
     stack: list[tuple[Any, Position | None]] = [(tree, position)]
     while stack:
         node, at = stack.pop()
@@ -265,19 +272,31 @@ def _repeated(tree: Any, position: Position) -> int:
 
 
 def _exact(
-    body: Any, tag: int, expected: str, exc: BaseException | None = None, found: int = 0
+    body: Any, tag: int, expected: int, exc: BaseException | None = None, found: int = 0
 ) -> Any:
-    """rmcp's reading of ``body`` (:func:`._rmcp.decode_exact`, called as it is), the
-    body read by :func:`._serde_read.read` with what the pre-check ``found``."""
-    reader = functools.partial(
-        read,
-        # a model member, or a body the pre-check could not read all of: every pair kept
-        keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
-        numbers=bool(found & _NUMBERS),
-        pairs=bool(found & _PAIRS),
-        deep=None if found & _OTHER else bool(found & _DEEP),
-    )
-    return decode_exact(body, tag, expected, exc, reader)
+    """rmcp's reading of ``body`` (:func:`._exact.rmcp_read.decode_exact`).
+
+    The body read by :func:`._exact.serde_json_reader.read` with what the pre-check
+    ``found``, the tree handed down; ``exc`` is msgspec's error, when it rejected the body.
+    """
+    reason: str | None = None
+    cause: BaseException | None = None
+    try:
+        tree = read(
+            body,
+            DIRECT_MEMBERS[expected],
+            # a model member, or a body the pre-check could not read all of: every pair kept
+            keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
+            numbers=bool(found & _NUMBERS),
+            pairs=bool(found & _PAIRS),
+            deep=None if found & _OTHER else bool(found & _DEEP),
+        )
+    except Reject as reject:
+        reason, cause = str(reject), reject.cause
+    else:
+        return decode_exact(body, tree, tag, expected, exc)
+    # Outside the except block: the Reject's traceback would keep this frame alive.
+    raise rejection(body, tag, expected, reason, cause, exc)
 
 
 # ------------------------------------------------------------------ the hot path
@@ -333,15 +352,22 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
         tag, body = _split(payload)
         try:
             if tag == _TAG_NOTIFICATION:
-                found = _needs_exact(body, "ServerNotification")
+                found = _precheck(body, NOTIFICATION)
                 if found:
-                    return _exact(body, tag, "ServerNotification", None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, NOTIFICATION, None, found)  # type: ignore[no-any-return]
                 try:
                     return _decode_typed(body)
                 except _ValidationError:
-                    return decode_custom(body, tag, _exact)
+                    pass
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, "ServerNotification", exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, NOTIFICATION, exc)  # type: ignore[no-any-return]
+                try:
+                    other = custom(_decode_custom(body), tag)
+                except _DECODE_ERRORS as exc:
+                    return _exact(body, tag, NOTIFICATION, exc)  # type: ignore[no-any-return]
+                if other is None:  # a method rmcp types: its reading decides
+                    return _exact(body, tag, NOTIFICATION)  # type: ignore[no-any-return]
+                return other
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
             raise UnknownTagError(tag, "notifications")
@@ -365,9 +391,9 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
         tag, body = _split(payload)
         try:
             if tag == _TAG_RESULT:
-                found = _needs_exact(body, "ReadResourceResult")
+                found = _precheck(body, RESULT)
                 if found:
-                    return _exact(body, tag, "ReadResourceResult", None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, RESULT, None, found)  # type: ignore[no-any-return]
                 try:
                     wire = _decode_result(body)
                 except _DECODE_ERRORS as exc:
@@ -375,7 +401,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     error = item_rejection(tag, exc)
                     if error is not None:
                         raise error from exc
-                    return _exact(body, tag, "ReadResourceResult", exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, RESULT, exc)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -396,13 +422,13 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    found = _needs_exact(body, "ErrorData")
+    found = _precheck(body, ERROR)
     if found:
-        return _exact(body, tag, "ErrorData", None, found)  # type: ignore[no-any-return]
+        return _exact(body, tag, ERROR, None, found)  # type: ignore[no-any-return]
     try:
         return _decode_error_data(body)
     except _DECODE_ERRORS as exc:
-        return _exact(body, tag, "ErrorData", exc)  # type: ignore[no-any-return]
+        return _exact(body, tag, ERROR, exc)  # type: ignore[no-any-return]
 
 
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:

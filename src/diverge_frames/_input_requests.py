@@ -12,7 +12,7 @@ members dropped, enums as strings, ``f32`` / ``f64`` numbers as floats).
 Conventions as in :mod:`diverge_frames.types`: wire names are MCP's, attributes
 snake_case, ``None`` members are not written, fields are declared in wire-name order
 (rmcp writes these objects sorted). Decoding checks every member as rmcp does
-(:mod:`diverge_frames._rmcp_model`): a request rmcp cannot read makes the whole
+(:mod:`diverge_frames._exact.rmcp_types`): a request rmcp cannot read makes the whole
 notification a ``CustomNotification``.
 """
 

@@ -4,7 +4,7 @@ built once.
 Both twins and the rmcp-exact path take their decoders and encoders from here, so a
 decoder is never built twice and a shape is changed in one place. The public types are
 in :mod:`diverge_frames.types`; the structs here are private decode shapes that the
-hot paths turn into those types (see :func:`diverge_frames._rmcp.read_resource_result`).
+hot paths turn into those types (see :func:`diverge_frames._exact.rmcp_result.read_resource_result`).
 
 Encoders: results and errors are written as rmcp serializes them directly: struct
 fields in declared order, dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``).

@@ -23,7 +23,7 @@ checker). :class:`CustomNotification` carries its ``method`` as an ordinary fiel
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
@@ -160,7 +160,9 @@ class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, ta
     method: ClassVar[str]
 
 
-class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
+class _ExactParams(
+    Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True
+):
     """Params of a notification rmcp 3.1 does not type (it keeps them as
     ``CustomNotification``): typed here only when they fit exactly, so that writing
     them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
@@ -353,7 +355,7 @@ class SubscriptionsAcknowledgedNotification(
 # ------------------------------------------------------------------------------ tasks
 
 
-class TaskStatusNotificationParams(_Exact, kw_only=True):
+class TaskStatusNotificationParams(_ExactParams, kw_only=True):
     """MCP ``TaskStatusNotificationParams`` (spec 2025-11-25): ``NotificationParams & Task``.
 
     ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
@@ -452,7 +454,7 @@ class TasksNotification(_Notification, kw_only=True, tag="notifications/tasks"):
 # ------------------------------------------------------------------------ elicitation
 
 
-class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
+class ElicitationCompleteNotificationParams(_ExactParams, kw_only=True):
     """MCP ``ElicitationCompleteNotification.params`` (spec 2025-11-25)."""
 
     elicitation_id: str
@@ -486,25 +488,7 @@ class CustomNotification(Struct, omit_defaults=True):
     params: dict[str, Any] | None = None
 
 
-#: Every typed notification, in rmcp's order of trial.
-TYPED_NOTIFICATIONS: tuple[type, ...] = (
-    CancelledNotification,
-    ProgressNotification,
-    LoggingMessageNotification,
-    ResourceUpdatedNotification,
-    ResourceListChangedNotification,
-    ToolListChangedNotification,
-    PromptListChangedNotification,
-    SubscriptionsAcknowledgedNotification,
-    TasksNotification,
-    TaskStatusNotification,
-    ElicitationCompleteNotification,
-)
-
-for _cls in TYPED_NOTIFICATIONS:  # each class's ``method`` is its tag
-    if _cls.method != _cls.__struct_config__.tag:  # type: ignore[attr-defined]  # pragma: no cover
-        raise TypeError(f"{_cls.__name__}.method is not its msgspec tag")
-
+#: Every typed notification, in rmcp's order of trial (the union's order).
 TypedNotification = (
     CancelledNotification
     | ProgressNotification
@@ -518,6 +502,13 @@ TypedNotification = (
     | TaskStatusNotification
     | ElicitationCompleteNotification
 )
+
+#: The members of :data:`TypedNotification`, in its order: rmcp's order of trial.
+TYPED_NOTIFICATIONS: tuple[type, ...] = get_args(TypedNotification)
+
+for _cls in TYPED_NOTIFICATIONS:  # each class's ``method`` is its tag
+    if _cls.method != _cls.__struct_config__.tag:  # type: ignore[attr-defined]  # pragma: no cover
+        raise TypeError(f"{_cls.__name__}.method is not its msgspec tag")
 
 #: rmcp ``ServerNotification``: the whole union, discriminated by ``method``.
 ServerNotification = TypedNotification | CustomNotification

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from ._serde_json import (
+from .serde_json import (
     COLON,
     DEPTH,
     EXPECTED_COMMA,

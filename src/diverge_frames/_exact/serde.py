@@ -41,7 +41,7 @@ import math
 import struct
 from typing import Any
 
-from ._serde_json import Obj, plain
+from .serde_json import Obj, plain
 
 __all__ = [
     "Mismatch",

@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 
 import msgspec.inspect as mi
 
-from . import types as t
-from ._rmcp import MODEL_MEMBER_DEPTH, MODEL_MEMBER_NAMES, RMCP_TYPED, STRUCT_DEPTH
-from ._wire import ReadResourceResultWire
+from .. import types as t
+from .._wire import ReadResourceResultWire
+from .rmcp_structs import MODEL_MEMBER_DEPTH, RMCP_TYPED, STRUCT_DEPTH
+from .rmcp_types import MODEL_MEMBER_NAMES
 
 __all__ = ["Position", "STRUCT_POSITIONS", "models_below"]
 
@@ -66,7 +67,7 @@ def _position(info: Any, depth: int) -> Position | None:
             found = _merge(found, _position(member, depth))
         return found
     if isinstance(info, mi.StructType):
-        if issubclass(info.cls, t._Exact):
+        if issubclass(info.cls, t._ExactParams):
             return None  # rmcp keeps these params as a Value: no struct
         if depth > STRUCT_DEPTH:
             raise ImportError(

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from . import types as t
-from ._serde import (
+from .. import types as t
+from .serde import (
     BOOL,
     F32,
     F32_IN_JSON,
@@ -48,7 +48,7 @@ from ._serde import (
     Untagged,
     _Kind,
 )
-from ._serde_json import Obj, plain
+from .serde_json import Obj, plain
 
 __all__ = [
     "ENUM_MEMBERS",
