@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
+import helpers
 import pytest
 
 import diverge_frames
-from diverge_frames import _wire
+from diverge_frames import _frames_py, _wire
 from diverge_frames import types as t
 from diverge_frames._exact import rmcp_structs, serde_json
 
@@ -82,3 +84,65 @@ def test_typed_method_lists_come_from_the_classes() -> None:
         "total",
     )
     assert rmcp_structs.RMCP_TYPED["notifications/tools/list_changed"] == ()
+
+
+#: Bodies of a method rmcp types whose params its typed variant does not read: rmcp
+#: takes each as a CustomNotification.
+MISFITS = [
+    b'{"method":"notifications/progress","params":{"progressToken":1}}',
+    b'{"method":"notifications/message","params":{"level":"loud","data":1}}',
+    b'{"params":{"requestId":[1]},"method":"notifications/cancelled"}',
+    b'{"method":"notifications/resources/updated","params":{"uri":7,"n":[{"a":1}]}}',
+]
+
+
+@pytest.mark.c_extension
+@pytest.mark.parametrize("body", MISFITS)
+def test_a_misfit_is_read_twice_by_msgspec_and_scanned_once(body: bytes) -> None:
+    """The compiled twin: the typed attempt, one general read, one C scan."""
+    compiled = helpers.compiled()
+    if compiled._counts() is None:
+        pytest.skip("free-threaded CPython does not count")
+    value = compiled.decode_notification(b"\x00" + body)
+    assert type(value) is t.CustomNotification
+    reads, scans = compiled._counts()
+    assert reads <= 2, reads
+    assert scans == 1, scans
+
+
+@pytest.mark.parametrize("body", MISFITS)
+def test_a_misfit_is_read_twice_by_msgspec_in_the_pure_twin(
+    body: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pure twin: the typed attempt and the custom decoder, then one exact reading."""
+    counts = {"msgspec": 0, "read": 0}
+
+    def counted(what: str, function: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            counts[what] += 1
+            return function(*args, **kwargs)
+
+        return call
+
+    for name in ("_decode_typed", "_decode_custom"):
+        monkeypatch.setattr(_frames_py, name, counted("msgspec", getattr(_frames_py, name)))
+    monkeypatch.setattr(_frames_py, "read", counted("read", _frames_py.read))
+    value = _frames_py.decode_notification(b"\x00" + body)
+    assert type(value) is t.CustomNotification
+    assert counts["msgspec"] <= 2, counts
+    assert counts["read"] <= 1, counts
+
+
+def test_the_counts_see_each_reading() -> None:
+    """The compiled twin's counts move with what it reads: none for a plain typed body
+    but the typed attempt, a scan for a body with a repeated member."""
+    compiled = helpers.compiled()
+    if compiled._counts() is None:
+        pytest.skip("free-threaded CPython does not count")
+    compiled.decode_notification(b'\x00{"method":"notifications/tools/list_changed"}')
+    assert compiled._counts() == (1, 0)
+    compiled.decode_notification(
+        b'\x00{"method":"notifications/progress","params":{"progressToken":1,"progress":1,"progress":2}}'
+    )
+    reads, scans = compiled._counts()
+    assert reads >= 1 and scans >= 1, (reads, scans)

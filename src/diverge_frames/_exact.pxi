@@ -188,6 +188,7 @@ cdef inline void _scan(const unsigned char *p, Py_ssize_t n, int kind,
     of ``_frames_py._needs_exact``): ``r`` says why serde_json rejects it, which tokens
     msgspec would read otherwise (``edits``, spelled anew by ``_rewrite``), and whether
     a member is repeated at a struct position (``repeated``: ``_exact`` decides)."""
+    _count(_SCANS)
     _sj_scan(p, n, &_RULES[kind], r, NULL, 0, 0)
 
 
@@ -210,8 +211,10 @@ cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int kind, df_sj_resul
     cdef Py_ssize_t size
     rules.keep = keep
     if keep != STRUCT_DEPTH:
+        _count(_SCANS)
         _sj_scan(p, n, &rules, r, NULL, 0, 0)  # the keys' growth to that depth
     size = _sj_rewritten(n, r, write)
+    _count(_SCANS)
     out = PyBytes_FromStringAndSize(NULL, size)
     if _sj_scan(p, n, &rules, &again, <unsigned char *>PyBytes_AS_STRING(out), size,
                 write) != size:

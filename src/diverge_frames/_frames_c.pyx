@@ -61,7 +61,7 @@ from ._exact.rmcp_custom import encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
 from ._exact.rmcp_read import decode_exact
 from ._exact.rmcp_structs import (ERROR, EXPECTED, NOTIFICATION, RESULT, STRUCT_DEPTH,
-                                   duplicate_field)
+                                  duplicate_field)
 from ._exact.serde_json import REASONS, reject, tree
 from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
@@ -148,25 +148,56 @@ cdef df_method *_encode_notification_into = &_ENCODE_INTO[1]
 FAST_CALLS = all([_method_fast(&_DECODERS[_i]) for _i in range(_N_DECODERS)]
                  + [_method_fast(&_ENCODE_INTO[_i]) for _i in range(2)])
 
+cdef enum:
+    # What _COUNTS counts: msgspec's readings of a body, and serde_json's scans in C.
+    _READS
+    _SCANS
+#: How often each happened since ``_counts()`` last said (with a GIL only: a count kept
+#: without one would race), for the test that counts a decode's readings.
+cdef Py_ssize_t _COUNTS[2]
+
+
+cdef inline void _count(int what) noexcept nogil:
+    if not _GIL_DISABLED:
+        _COUNTS[what] += 1
+
+
+def _counts():
+    """``(reads, scans)`` since the last call: msgspec's readings of a body and the C
+    scans of one; None on free-threaded CPython, which does not count."""
+    if _GIL_DISABLED:
+        return None
+    counts = (_COUNTS[_READS], _COUNTS[_SCANS])
+    _COUNTS[_READS] = _COUNTS[_SCANS] = 0
+    return counts
+
+
+cdef inline object _decode(int which, object body):
+    """``body`` read by msgspec with ``_DECODERS[which]``."""
+    _count(_READS)
+    return _call1(&_DECODERS[which], body)
+
 cdef inline object _notification_decoder(object body):
-    return _call1(&_DECODERS[_D_NOTIFICATION], body)
+    return _decode(_D_NOTIFICATION, body)
 
 cdef inline object _custom_decoder(object body):
-    return _call1(&_DECODERS[_D_CUSTOM], body)
+    return _decode(_D_CUSTOM, body)
 
 cdef inline object _result_decoder(object body):
-    return _call1(&_DECODERS[_D_RESULT], body)
+    return _decode(_D_RESULT, body)
 
 cdef inline object _text_result_decoder(object body):
-    return _call1(&_DECODERS[_D_TEXT_RESULT], body)
-
-cdef inline object _blob_result_decoder(object body):
-    return _call1(&_DECODERS[_D_BLOB_RESULT], body)
+    return _decode(_D_TEXT_RESULT, body)
 
 cdef inline object _error_decoder(object body):
-    return _call1(&_DECODERS[_D_ERROR], body)
+    return _decode(_D_ERROR, body)
 
-cdef object _any_decoder = w.any_decoder.decode
+cdef object _decode_any = w.any_decoder.decode
+
+
+cdef inline object _any_decoder(object body):
+    _count(_READS)
+    return _decode_any(body)
 cdef object _encode = w.encoder.encode
 cdef object _encode_notification = w.notification_encoder.encode
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
@@ -485,7 +516,7 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
-                value = _call1(&_DECODERS[one], src)
+                value = _decode(one, src)
             except Exception:
                 pass
             else:
