@@ -89,7 +89,8 @@ def extensions():
             "src/diverge_frames/_check_plans.pxi",
             "src/diverge_frames/_serde_json.h",
             "src/diverge_frames/_pow10.h",
-            "src/diverge_frames/_exact.pxi",
+            "src/diverge_frames/_precheck.pxi",
+            "src/diverge_frames/_encode.pxi",
         ],
         include_dirs=["src/diverge_frames"],
     )

@@ -122,7 +122,6 @@ def _floor_codecs() -> dict[str, Any]:
         "custom": msgspec.json.Decoder(t.CustomNotification),
         "result": msgspec.json.Decoder(_wire.ReadResourceResultWire),
         "error": msgspec.json.Decoder(t.ErrorData),
-        "notification_encoder": _wire.notification_encoder,
         "encoder": _wire.encoder,
     }
 
@@ -144,17 +143,7 @@ def _floor(case: Case) -> dict[str, Pairs]:
     decoders = [_floor_decoder(codecs, case.channel, p) for p in case.payloads]
     out = {"decode": _decode_pairs(case, decoders, on_body=True)}
     if not case.fresh:
-        out["encode"] = [
-            (
-                codecs[
-                    "notification_encoder"
-                    if p[0] == 0 and case.channel == "notifications"
-                    else "encoder"
-                ].encode,
-                value,
-            )
-            for p, value in zip(case.payloads, _reference_values(case), strict=True)
-        ]
+        out["encode"] = [(codecs["encoder"].encode, value) for value in _reference_values(case)]
     return out
 
 

@@ -32,7 +32,12 @@ from number_tokens import NUMBER, tokens
 
 from diverge_frames import FrameBodyError, FrameError, _frames_py
 from diverge_frames._exact import rejection, rmcp_read
-from diverge_frames._exact.rmcp_structs import ERROR, NOTIFICATION, RESULT
+from diverge_frames._exact.rmcp_structs import (
+    EXPECT_ERROR,
+    EXPECT_NOTIFICATION,
+    EXPECT_RESULT,
+    EXPECTED,
+)
 from diverge_frames._exact.serde_json import Reject, serde_number
 from diverge_frames._wire import result_decoder
 
@@ -50,7 +55,7 @@ def _reference(channel: str, payload: bytes) -> Any:
         else "ReadResourceResult"
     )
     try:
-        return rmcp_read.read_exactly(body, tag, expected)
+        return rmcp_read.read_exactly(body, tag, EXPECTED.index(expected))
     except FrameBodyError as exc:
         return exc
 
@@ -88,13 +93,13 @@ def test_rmcp_numbers_stay_plain() -> None:
     reading (the pre-check of the pure twin says 0)."""
     for number in ("1e-7", "0.30000000000000004", "1733011200123456789", "1e-05", "1e+16"):
         body = b'{"code":1,"message":"m","data":' + number.encode() + b"}"
-        assert _frames_py._precheck(body, ERROR) == 0, number
+        assert _frames_py._precheck(body, EXPECT_ERROR) == 0, number
     log = (
         b'{"method":"notifications/message","params":{"level":"info","data":{'
         + b",".join(b'"f%d":%d' % (i, i) for i in range(17))
         + b"}}}"
     )
-    assert _frames_py._precheck(log, NOTIFICATION) == 0
+    assert _frames_py._precheck(log, EXPECT_NOTIFICATION) == 0
 
 
 # ------------------------------------------------------------------ keys
@@ -424,7 +429,7 @@ def test_item_rejection_only_inside_contents() -> None:
     found = rejection.item_rejection(0, inside)
     assert found is not None and found.__cause__ is inside
     assert (found.path, found.expected) == ("$.contents[1]._meta", "ReadResourceResult")
-    assert str(found) == str(rejection.rejection(b"", 0, RESULT, None, None, inside))
+    assert str(found) == str(rejection.rejection(b"", 0, EXPECT_RESULT, None, None, inside))
     assert rejection.item_rejection(0, error(b'{"contents":null}')).path == "$.contents"
     for body in [b'{"cacheScope":{"private":null},"contents":[]}', b"{}", b'{"contents":[']:
         assert rejection.item_rejection(0, error(body)) is None, body
@@ -437,7 +442,7 @@ def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> 
     def not_called(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the exact reading was called")
 
-    monkeypatch.setattr(_frames_py, "decode_exact", not_called)
+    monkeypatch.setattr(_frames_py, "read_exactly", not_called)
     monkeypatch.setattr(_frames_py, "_exact", not_called)
     payload = _result([_GOOD % i for i in range(100)] + [b'{"text":"t"}'])
     with pytest.raises(FrameBodyError) as caught:

@@ -45,7 +45,7 @@ from ._plans import (
     Field,
     Plan,
 )
-from ._wire import notification_encoder
+from ._wire import encoder
 
 __all__ = ["check", "unicode_error"]
 
@@ -359,7 +359,7 @@ def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:
     notification for a custom one."""
     if value is None:
         return
-    written = notification_encoder.encode(value)
+    written = encoder.encode(value)
     try:
         tree = parse(written)
         rmcp_types.read_input_requests(tree)

@@ -24,39 +24,39 @@ import msgspec
 
 from . import types as t
 from ._checks import check, unicode_error
-from ._exact.rejection import item_rejection, rejection
+from ._exact.rejection import bare, item_rejection
 from ._exact.rmcp_custom import custom, encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, Position, models_below
-from ._exact.rmcp_read import decode_exact
+from ._exact.rmcp_read import read_exactly
 from ._exact.rmcp_result import read_resource_result
 from ._exact.rmcp_structs import (
-    DIRECT_MEMBERS,
-    ERROR,
+    EXPECT_ERROR,
+    EXPECT_NOTIFICATION,
+    EXPECT_RESULT,
     EXPECTED,
-    NOTIFICATION,
-    RESULT,
     STRUCT_DEPTH,
 )
 from ._exact.serde_json import (
     MAX_DEPTH,
     RECURSION_LIMIT,
-    Reject,
     after_ws,
     exponent_candidate,
     fix_exponents,
     plain_number,
+    too_deep,
 )
-from ._exact.serde_json_reader import read
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
+    TAG_ERROR,
+    TAG_NOTIFICATION,
+    TAG_RESULT,
     TYPED_CLASSES,
     Payload,
     custom_decoder,
     encoder,
     error_decoder,
     notification_decoder,
-    notification_encoder,
     result_decoder,
 )
 from .errors import EmptyFrameError, FrameError, UnknownTagError
@@ -68,12 +68,12 @@ __all__ = [
     "encode_read_resource",
 ]
 
-_TAG_NOTIFICATION = 0
-_TAG_RESULT = 0
-_TAG_ERROR = 1
-_TAG_NOTIFICATION_BYTE = b"\x00"
-_TAG_RESULT_BYTE = b"\x00"
-_TAG_ERROR_BYTE = b"\x01"
+_TAG_NOTIFICATION = TAG_NOTIFICATION
+_TAG_RESULT = TAG_RESULT
+_TAG_ERROR = TAG_ERROR
+_TAG_NOTIFICATION_BYTE = bytes((TAG_NOTIFICATION,))
+_TAG_RESULT_BYTE = bytes((TAG_RESULT,))
+_TAG_ERROR_BYTE = bytes((TAG_ERROR,))
 #: Below this many bytes a ``bytes`` body is sliced (a small copy beats a memoryview).
 _SLICE_LIMIT = 512
 
@@ -82,7 +82,6 @@ _decode_custom = custom_decoder.decode
 _decode_result = result_decoder.decode
 _decode_error_data = error_decoder.decode
 _encode = encoder.encode
-_encode_notification = notification_encoder.encode
 _DECODE_ERRORS = DECODE_ERRORS
 _ValidationError = msgspec.ValidationError
 _Result = t.ReadResourceResult
@@ -186,7 +185,7 @@ def _precheck(body: Any, expected: int | None = None) -> int:
             found |= _NUMBERS
         if floats and _hard(floats, _PLAIN_FLOATS):
             found |= _NUMBERS
-        if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
+        if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and too_deep(tree):
             found |= _DEEP
         for name in STRUCT_POSITIONS if expected is None else (EXPECTED[expected],):
             found |= _repeated(tree, STRUCT_POSITIONS[name])
@@ -231,18 +230,6 @@ def _without_long_blobs(text: str) -> str:
     return "".join(pieces)
 
 
-def _too_deep(tree: Any) -> bool:
-    """More than ``MAX_DEPTH`` levels of arrays/objects (tuples of pairs), without recursion."""
-    stack = [(tree, 1)] if type(tree) in (tuple, list) else []
-    while stack:
-        node, level = stack.pop()
-        if level > MAX_DEPTH:
-            return True
-        children = (v for _, v in node) if type(node) is tuple else node
-        stack.extend((child, level + 1) for child in children if type(child) in (tuple, list))
-    return False
-
-
 def _repeated(tree: Any, position: Position) -> int:
     """``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
     position, or an array at one (serde's sequence form); with ``_MODEL`` for a member
@@ -274,29 +261,18 @@ def _repeated(tree: Any, position: Position) -> int:
 def _exact(
     body: Any, tag: int, expected: int, exc: BaseException | None = None, found: int = 0
 ) -> Any:
-    """rmcp's reading of ``body`` (:func:`._exact.rmcp_read.decode_exact`).
-
-    The body read by :func:`._exact.serde_json_reader.read` with what the pre-check
-    ``found``, the tree handed down; ``exc`` is msgspec's error, when it rejected the body.
-    """
-    reason: str | None = None
-    cause: BaseException | None = None
-    try:
-        tree = read(
-            body,
-            DIRECT_MEMBERS[expected],
-            # a model member, or a body the pre-check could not read all of: every pair kept
-            keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
-            numbers=bool(found & _NUMBERS),
-            pairs=bool(found & _PAIRS),
-            deep=None if found & _OTHER else bool(found & _DEEP),
-        )
-    except Reject as reject:
-        reason, cause = str(reject), reject.cause
-    else:
-        return decode_exact(body, tree, tag, expected, exc)
-    # Outside the except block: the Reject's traceback would keep this frame alive.
-    raise rejection(body, tag, expected, reason, cause, exc)
+    """rmcp's reading of ``body``, read by serde_json's rules with what the pre-check ``found``."""
+    return read_exactly(
+        body,
+        tag,
+        expected,
+        exc,
+        # a model member, or a body the pre-check could not read all of: every pair kept
+        keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
+        numbers=bool(found & _NUMBERS),
+        pairs=bool(found & _PAIRS),
+        deep=None if found & _OTHER else bool(found & _DEEP),
+    )
 
 
 # ------------------------------------------------------------------ the hot path
@@ -332,41 +308,26 @@ def _split(payload: Payload) -> tuple[int, Any]:
     return view[0], view[1:]
 
 
-def _bare(exc: BaseException) -> BaseException:
-    """``exc`` with its traceback, and those of the exceptions it chains, dropped: they
-    hold this module's frames, and those frames hold the caller's buffer (a bytearray
-    could not be resized while the error is kept). The compiled twin has no frames."""
-    seen: set[int] = set()
-    todo: list[BaseException | None] = [exc]
-    while todo:
-        error = todo.pop()
-        if error is not None and id(error) not in seen:
-            seen.add(id(error))
-            error.__traceback__ = None
-            todo += (error.__cause__, error.__context__)
-    return exc
-
-
 def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     try:
         tag, body = _split(payload)
         try:
             if tag == _TAG_NOTIFICATION:
-                found = _precheck(body, NOTIFICATION)
+                found = _precheck(body, EXPECT_NOTIFICATION)
                 if found:
-                    return _exact(body, tag, NOTIFICATION, None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, None, found)  # type: ignore[no-any-return]
                 try:
                     return _decode_typed(body)
                 except _ValidationError:
                     pass
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, NOTIFICATION, exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
                 try:
                     other = custom(_decode_custom(body), tag)
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, NOTIFICATION, exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
                 if other is None:  # a method rmcp types: its reading decides
-                    return _exact(body, tag, NOTIFICATION)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION)  # type: ignore[no-any-return]
                 return other
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -376,14 +337,14 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+        raise bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
     except RecursionError:
         pass  # the caller's stack, not the body: once more on a fresh one (_stack)
     ok, value = run_fresh(decode_notification, payload, _NOTIFICATION_TYPES)
     if ok:
         return value  # type: ignore[return-value]
     payload = None  # type: ignore[assignment]
-    raise _bare(value)  # type: ignore[arg-type]
+    raise bare(value)  # type: ignore[arg-type]
 
 
 def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
@@ -391,9 +352,9 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
         tag, body = _split(payload)
         try:
             if tag == _TAG_RESULT:
-                found = _precheck(body, RESULT)
+                found = _precheck(body, EXPECT_RESULT)
                 if found:
-                    return _exact(body, tag, RESULT, None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_RESULT, None, found)  # type: ignore[no-any-return]
                 try:
                     wire = _decode_result(body)
                 except _DECODE_ERRORS as exc:
@@ -401,7 +362,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     error = item_rejection(tag, exc)
                     if error is not None:
                         raise error from exc
-                    return _exact(body, tag, RESULT, exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_RESULT, exc)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -411,30 +372,30 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+        raise bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
     except RecursionError:
         pass  # the caller's stack, not the body: once more on a fresh one (_stack)
     ok, value = run_fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
     if ok:
         return value  # type: ignore[return-value]
     payload = None  # type: ignore[assignment]
-    raise _bare(value)  # type: ignore[arg-type]
+    raise bare(value)  # type: ignore[arg-type]
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    found = _precheck(body, ERROR)
+    found = _precheck(body, EXPECT_ERROR)
     if found:
-        return _exact(body, tag, ERROR, None, found)  # type: ignore[no-any-return]
+        return _exact(body, tag, EXPECT_ERROR, None, found)  # type: ignore[no-any-return]
     try:
         return _decode_error_data(body)
     except _DECODE_ERRORS as exc:
-        return _exact(body, tag, ERROR, exc)  # type: ignore[no-any-return]
+        return _exact(body, tag, EXPECT_ERROR, exc)  # type: ignore[no-any-return]
 
 
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     cls = type(value)
     if cls in TYPED_CLASSES:
-        out = _TAG_NOTIFICATION_BYTE + _written(_encode_notification, check(value))
+        out = _TAG_NOTIFICATION_BYTE + _written(_encode, check(value))
     elif cls is _ErrorData:
         out = _TAG_ERROR_BYTE + _written(_encode, check(value))
     elif cls is _Custom:

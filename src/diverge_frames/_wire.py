@@ -41,7 +41,9 @@ __all__ = [
     "error_decoder",
     "any_decoder",
     "encoder",
-    "notification_encoder",
+    "TAG_NOTIFICATION",
+    "TAG_RESULT",
+    "TAG_ERROR",
     "plain_encoder",
 ]
 
@@ -109,6 +111,12 @@ class BlobReadResourceResultWire(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
+#: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
+#: ErrorData that ends a channel (tag 1). The public modules and both twins read them here.
+TAG_NOTIFICATION = 0
+TAG_RESULT = 0
+TAG_ERROR = 1
+
 # ------------------------------------------------------------------ decoders
 
 #: Straight into the public types: one struct per notification, not two.
@@ -123,9 +131,8 @@ any_decoder = msgspec.json.Decoder()
 
 # ------------------------------------------------------------------ encoders
 
-#: Results, errors and custom notifications.
+#: Every frame's body: notifications, results, errors (see the module docstring for why
+#: "deterministic").
 encoder = msgspec.json.Encoder(order="deterministic")
-#: Typed notifications (see the module docstring for why "deterministic").
-notification_encoder = msgspec.json.Encoder(order="deterministic")
 #: Bodies rebuilt by the rmcp-exact path before the typed decoders read them.
 plain_encoder = msgspec.json.Encoder()

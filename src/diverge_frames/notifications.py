@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._impl import document
+from . import _wire
+from ._docs import document
 from ._impl import frames as _frames
 from ._wire import Payload
 from .types import ErrorData, ServerNotification
@@ -30,9 +31,9 @@ __all__ = [
 ]
 
 #: Tag byte of a notification frame.
-TAG_NOTIFICATION = 0
+TAG_NOTIFICATION = _wire.TAG_NOTIFICATION
 #: Tag byte of an error frame (the last on the channel).
-TAG_ERROR = 1
+TAG_ERROR = _wire.TAG_ERROR
 
 
 decode: Callable[[Payload], ServerNotification | ErrorData] = _frames.decode_notification

@@ -24,9 +24,9 @@ from .._wire import (
 from ..errors import FrameBodyError
 from .rmcp_custom import custom_notification
 from .rmcp_result import read_resource_result
-from .rmcp_structs import EXPECTED, RESULT
+from .rmcp_structs import EXPECT_RESULT, EXPECTED
 
-__all__ = ["rejection", "item_rejection", "detached"]
+__all__ = ["rejection", "item_rejection", "bare", "detached"]
 
 #: msgspec's message for input that ends early (``msgspec.DecodeError``).
 _TRUNCATED = "Input data was truncated"
@@ -75,7 +75,7 @@ def item_rejection(tag: int, exc: BaseException) -> FrameBodyError | None:
     """
     if not isinstance(exc, msgspec.ValidationError):
         return None
-    error = FrameBodyError.from_exception(tag, EXPECTED[RESULT], exc)
+    error = FrameBodyError.from_exception(tag, EXPECTED[EXPECT_RESULT], exc)
     path = error.path or ""
     if path != "$.contents" and not path.startswith("$.contents["):
         return None
@@ -83,11 +83,27 @@ def item_rejection(tag: int, exc: BaseException) -> FrameBodyError | None:
     return error
 
 
+def bare(exc: BaseException) -> BaseException:
+    """``exc`` with its traceback, and those of the exceptions it chains, dropped.
+
+    They hold the frames of a decode, and those frames the caller's buffer (a bytearray
+    could not be resized while the error is kept). The compiled twin has no frames.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        error = todo.pop()
+        if error is not None and id(error) not in seen:
+            seen.add(id(error))
+            error.__traceback__ = None
+            todo += (error.__cause__, error.__context__)
+    return exc
+
+
 def detached(error: BaseException) -> BaseException:
-    """``error`` without its traceback and context (which hold frames)."""
-    error.__traceback__ = None
+    """``error`` kept to be chained later: :func:`bare`, and without its context."""
     error.__context__ = None
-    return error
+    return bare(error)
 
 
 def _quick_notification(src: Any, tag: int) -> None:

@@ -1,7 +1,7 @@
 """Where rmcp reads a struct: the positions of a body at which a repeated member fails
-serde's derived struct (a rule of :mod:`diverge_frames._rmcp`), for the pre-checks.
+serde's derived struct (a rule of :mod:`.rmcp_read`), for the pre-checks.
 
-Derived from the types (as ``_rmcp.RMCP_TYPED`` is), so that a struct added there counts:
+Derived from the types (as ``rmcp_structs.RMCP_TYPED`` is), so that a struct added there counts:
 a notification's top level and the params of the methods rmcp types (every such
 method's at once: the method may come after its params), a result's members and its
 ``contents`` items, ``ErrorData``'s members, and the unit enums among them (serde reads
@@ -32,8 +32,8 @@ class Position(NamedTuple):
     of which fails the struct; ``children``: the position of each member's value (None:
     nothing there is a struct). Without members it is an array or a map whose items
     (values) are at ``items``. A struct position holding an array is serde's sequence
-    form of the struct. ``models``: the members only :mod:`._rmcp_model` reads (its
-    :data:`~._rmcp_model.MODEL_MEMBER_NAMES`): a body with one takes the exact reading,
+    form of the struct. ``models``: the members only :mod:`.rmcp_types` reads (its
+    :data:`~.rmcp_types.MODEL_MEMBER_NAMES`): a body with one takes the exact reading,
     pairs kept all the way down."""
 
     members: tuple[str, ...]

@@ -19,7 +19,7 @@ The rules of ``rmcp::model`` that msgspec's typed decoders do not express on the
 
 :func:`decode_exact` applies all of it to the tree a twin read (the pure twin with
 :func:`.serde_json_reader.read`, the compiled one in C and :func:`.serde_json.tree`);
-:func:`read_exactly` is the reference, the body read by :func:`.serde_json_reader.parse`.
+:func:`read_exactly` reads the body first (the pure twin's way, or the reference's).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from .rmcp_result import read_resource_result
 from .rmcp_structs import (
     DIRECT_MEMBERS,
     ERROR_MEMBERS,
-    EXPECTED,
     RESULT_MEMBERS,
     RMCP_TYPED,
     SUBSCRIPTION_FILTER_MEMBERS,
@@ -53,7 +52,7 @@ from .rmcp_structs import (
 from .rmcp_types import ENUM_MEMBERS, MODEL_MEMBERS, enum_member
 from .serde import Mismatch
 from .serde_json import Obj, Reject, plain
-from .serde_json_reader import parse
+from .serde_json_reader import parse, read
 
 __all__ = ["decode_exact", "read_exactly"]
 
@@ -87,20 +86,27 @@ def decode_exact(
     raise rejection(body, tag, expected, reason, cause, exc, failed)
 
 
-def read_exactly(body: Any, tag: int, expected: str) -> Any:
-    """The reference reading of ``body``: read by :func:`.serde_json_reader.parse`, then
-    :func:`decode_exact`'s rules; ``expected`` is the type's name.
+def read_exactly(
+    body: Any, tag: int, expected: int, exc: BaseException | None = None, **how: Any
+) -> Any:
+    """Read ``body`` by serde_json's rules, then decode it as :func:`decode_exact` does.
+
+    ``how``: the options of :func:`.serde_json_reader.read` (the pure twin's reader, with
+    what its pre-check found); none: the reference, :func:`.serde_json_reader.parse`.
     """
-    index = EXPECTED.index(expected)
     reason: str | None = None
     cause: BaseException | None = None
     try:
-        tree = parse(body, DIRECT_MEMBERS[index])
+        if how:
+            tree = read(body, DIRECT_MEMBERS[expected], **how)
+        else:
+            tree = parse(body, DIRECT_MEMBERS[expected])
     except Reject as reject:
         reason, cause = str(reject), reject.cause
     else:
-        return decode_exact(body, tree, tag, index)
-    raise rejection(body, tag, index, reason, cause)
+        return decode_exact(body, tree, tag, expected, exc)
+    # Outside the except block: the Reject's traceback would keep this frame alive.
+    raise rejection(body, tag, expected, reason, cause, exc)
 
 
 def _keys(obj: Obj) -> dict[str, int]:
@@ -187,7 +193,7 @@ def _model_params(
     method: str, params: Obj, counts: dict[str, int], plain_params: dict[str, Any]
 ) -> tuple[dict[str, Any], Any]:
     """The params of a typed method with its unit enums read in serde's forms
-    (:data:`ENUM_MEMBERS`), and the members only :mod:`._rmcp_model` reads
+    (:data:`ENUM_MEMBERS`), and the members only :mod:`.rmcp_types` reads
     (:data:`MODEL_MEMBERS`) as rmcp writes them, each left in the params as a
     placeholder msgspec reads (``{}``, or ``None`` for ``null``) and set on the value
     after. The second item is None when rmcp cannot read one of those (the typed

@@ -15,9 +15,9 @@ from .serde_json import Reject
 
 __all__ = [
     "EXPECTED",
-    "NOTIFICATION",
-    "RESULT",
-    "ERROR",
+    "EXPECT_NOTIFICATION",
+    "EXPECT_RESULT",
+    "EXPECT_ERROR",
     "STRUCT_DEPTH",
     "MODEL_MEMBER_DEPTH",
     "RESULT_MEMBERS",
@@ -29,9 +29,9 @@ __all__ = [
 ]
 
 #: What a tag announces, in the order every table on the expected type follows (the
-#: compiled twin's C tables too): ``EXPECTED[NOTIFICATION]`` and so on.
+#: compiled twin's C tables too): ``EXPECTED[EXPECT_NOTIFICATION]`` and so on.
 EXPECTED = ("ServerNotification", "ReadResourceResult", "ErrorData")
-NOTIFICATION, RESULT, ERROR = range(3)
+EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECT_ERROR = range(3)
 
 #: Objects nested this deep or less can be struct members (the top level, a
 #: notification's ``params``, its ``notifications`` filter, a result's ``contents``

@@ -1,17 +1,17 @@
 """rmcp 3.1.4's types where msgspec's typed decoders cannot follow serde: where each unit
-enum sits, and the whole tree of ``inputRequests``, written once as :mod:`._serde` kinds.
+enum sits, and the whole tree of ``inputRequests``, written once as :mod:`.serde` kinds.
 
 * :data:`ENUM_MEMBERS`: every unit enum of a typed notification's params or of a
   ``ReadResourceResult``, with how serde reads that member (owned ``Content``, which
   also takes ``{"v": {}}``, or directly / by reference: ``"v"`` and ``{"v": null}`` only).
-  The exact path (:func:`diverge_frames._rmcp.decode_exact`) rewrites a map form to the
+  The exact path (:func:`.rmcp_read.decode_exact`) rewrites a map form to the
   string before msgspec reads the body (:func:`enum_member`). The enums inside
   ``inputRequests`` are in its tree below.
 * :data:`INPUT_REQUESTS`: ``DetailedTaskWire.input_requests`` of ``notifications/tasks``
   (``Option<BTreeMap<String, InputRequest>>``, read by reference: ``rmcp::model::task``,
   ``mrtr``): the request union, each request's params, ``content`` blocks, tools,
   elicitation schemas. :func:`read_input_requests` gives the value as rmcp writes it
-  back, or raises :class:`~._serde.Mismatch` (rmcp then takes the whole notification as
+  back, or raises :class:`~.serde.Mismatch` (rmcp then takes the whole notification as
   a ``CustomNotification``). The hot paths send every body with a params member in
   :data:`MODEL_MEMBER_NAMES` to the exact path, so no other reading of it exists.
 
@@ -399,7 +399,7 @@ MODEL_MEMBER_NAMES: frozenset[str] = frozenset(n for m in MODEL_MEMBERS.values()
 
 
 def read_input_requests(node: Any) -> dict[str, Any] | None:
-    """The ``inputRequests`` value ``node`` (as :func:`._serde_read.parse` read it) as
+    """The ``inputRequests`` value ``node`` (as :func:`.serde_json_reader.parse` read it) as
     rmcp writes it back, ``None`` for ``null``. Raises Mismatch when rmcp cannot read it."""
     value: dict[str, Any] | None = INPUT_REQUESTS.read(node, False)
     return value

@@ -1,6 +1,6 @@
 """serde 1.0.229's derived ``Deserialize``, as rmcp 3.1.4's types use it: what a type
-reads from a value :func:`diverge_frames._serde_read.parse` has read, and what it writes
-back. The rules that know serde and nothing of MCP; :mod:`._rmcp_model` says which type
+reads from a value :func:`diverge_frames._exact.serde_json_reader.parse` has read, and what it writes
+back. The rules that know serde and nothing of MCP; :mod:`.rmcp_types` says which type
 sits where.
 
 A type is a *kind* (a small object with ``read(node, owned)``). ``read`` returns the

@@ -1,11 +1,11 @@
 """serde_json 1.0.154, as rmcp 3.1.4 reads and writes JSON with it: the rules that know
 JSON and nothing of MCP.
 
-Reading (``serde_json::de``). :mod:`diverge_frames._serde_read` reads a whole body the way
-serde_json's ``Deserializer`` does (the reference :func:`~._serde_read.parse`, and
-:func:`~._serde_read.read`, the same answer from the stdlib's C scanner); the compiled
+Reading (``serde_json::de``). :mod:`diverge_frames._exact.serde_json_reader` reads a whole body the way
+serde_json's ``Deserializer`` does (the reference :func:`~.serde_json_reader.parse`, and
+:func:`~.serde_json_reader.read`, the same answer from the stdlib's C scanner); the compiled
 twin does it in C (``_serde_json.h``). Each keeps what the rmcp rules need
-(:mod:`diverge_frames._rmcp`):
+(:mod:`.rmcp_read`):
 
 * objects nested ``keep`` levels or less as :class:`Obj`, their (key, value) pairs with
   duplicates and order kept (a derived struct rejects a duplicated member); deeper ones
@@ -57,6 +57,7 @@ __all__ = [
     "serde_number",
     "plain_number",
     "plain",
+    "too_deep",
     "tree",
     "after_ws",
     "fix_exponents",
@@ -308,6 +309,33 @@ def tree(value: Any, keep: int, prefixed: bool = False) -> Any:
             return list(map(Obj, map(dict.items, value)))  # (without Python code per item)
         return [tree(v, keep - 1, prefixed) for v in value]
     return value
+
+
+#: The types of an array or object in a tree: an :class:`Obj`, a list, a dict (the last
+#: duplicate kept), or a tuple of pairs (the stdlib scanner's, as the pure pre-check reads).
+_NESTING = (Obj, list, dict, tuple)
+
+
+def too_deep(node: Any) -> bool:
+    """More than :data:`MAX_DEPTH` levels of arrays and objects, ``node`` counted.
+
+    Without recursion; ``node`` is a tree of any of :data:`_NESTING`'s types.
+    """
+    stack = [(node, 1)] if type(node) in _NESTING else []
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_DEPTH:
+            return True
+        nesting = type(node)
+        children: Any = (
+            (v for _, v in node)
+            if nesting is Obj or nesting is tuple
+            else node.values()
+            if nesting is dict
+            else node
+        )
+        stack.extend((child, level + 1) for child in children if type(child) in _NESTING)
+    return False
 
 
 _WS = re.compile(r"[ \t\n\r]*")

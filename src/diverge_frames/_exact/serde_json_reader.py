@@ -1,5 +1,5 @@
 """serde_json's reading of a whole body, as the rmcp rules need it (see
-:mod:`diverge_frames._serde_json` for what a reading keeps and rejects).
+:mod:`.serde_json` for what a reading keeps and rejects).
 
 * :func:`parse`: the reference, one token at a time, as serde_json's ``Deserializer``
   goes; the first thing serde_json rejects is the one reported.
@@ -10,7 +10,7 @@
   nested past the scanner's recursion, :func:`parse` decides.
 
 The compiled twin reads bodies in C (``_serde_json.h``) and builds the same tree with
-:func:`~._serde_json.tree`.
+:func:`~.serde_json.tree`.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from .serde_json import (
     after_ws,
     reject,
     serde_number,
+    too_deep,
     tree,
 )
 
@@ -353,7 +354,7 @@ def read(
     reasons = [UNICODE] if bad_utf8 else []
     if hooks.out_of_range:
         reasons.append(RANGE)
-    if deep or (deep is None and brackets > MAX_DEPTH and _too_deep(checked)):
+    if deep or (deep is None and brackets > MAX_DEPTH and too_deep(checked)):
         reasons.append(DEPTH)
     if escapes:
         try:
@@ -407,22 +408,6 @@ def _read_top_object(
     if after_ws(text, end) != len(text):
         raise Reject(TRAILING)
     return obj, checked
-
-
-def _too_deep(node: Any) -> bool:
-    """More than ``MAX_DEPTH`` levels of arrays/objects, ``node`` counted, without
-    recursion."""
-    stack = [(node, 1)] if type(node) in (Obj, list, dict) else []
-    while stack:
-        node, level = stack.pop()
-        if level > MAX_DEPTH:
-            return True
-        kind = type(node)
-        children: Any = (
-            (v for _, v in node) if kind is Obj else node.values() if kind is dict else node
-        )
-        stack.extend((child, level + 1) for child in children if type(child) in (Obj, list, dict))
-    return False
 
 
 def _dicts_below(node: Any, keep: int) -> Any:
