@@ -103,8 +103,10 @@ _MODEL = 16  # a member only _exact.rmcp_types reads (inputRequests): pairs kept
 
 
 class _ScanState(threading.local):
-    """Per-thread stdlib JSON scanner that records number literals as it reads (the
-    lists are emptied before it returns: nothing of a body stays behind)."""
+    """Per-thread stdlib JSON scanner that records number literals as it reads.
+
+    The lists are emptied before it returns: nothing of a body stays behind.
+    """
 
     def __init__(self) -> None:
         self.ints: list[str] = []
@@ -141,14 +143,15 @@ _LITERAL = re.compile(r"[^,]+")
 
 
 def _precheck(body: Any, expected: int | None = None) -> int:
-    """What may make msgspec read ``body`` otherwise than serde_json (0: nothing):
+    """What may make msgspec read ``body`` otherwise than serde_json (0: nothing).
+
     ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
     member repeated at a struct position of ``expected`` (:data:`STRUCT_POSITIONS`), or
-    an array where a struct is read (with ``_MODEL``: a member only ``_exact.rmcp_types``
-    reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels of nesting;
-    ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or nesting past the
-    scanner's recursion. 0 for a body that is not JSON: msgspec rejects it. Without
-    ``expected``, the struct positions of every top-level type count.
+    an array where a struct is read (with ``_MODEL``: a member only
+    ``_exact.rmcp_types`` reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels
+    of nesting; ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or
+    nesting past the scanner's recursion. 0 for a body that is not JSON: msgspec rejects
+    it. Without ``expected``, the struct positions of every top-level type count.
 
     The same contract as ``_frames_c``'s pre-check, another method: the stdlib JSON
     scanner reads the body once, keeping objects as tuples of pairs and the text of
@@ -196,15 +199,19 @@ def _precheck(body: Any, expected: int | None = None) -> int:
 
 
 def _hard(literals: list[str], plain: re.Pattern[str]) -> bool:
-    """Some of the number ``literals`` is not plain: those not ``plain`` at a glance are
-    looked at one by one (as they are found, until one is not plain)."""
+    """Some of the number ``literals`` is not plain.
+
+    Those not ``plain`` at a glance are looked at one by one (as they are found, until
+    one is not plain).
+    """
     rest = _LITERAL.finditer(plain.sub("", ",".join(literals)))
     return not all(map(plain_number, map(re.Match.group, rest)))
 
 
 def _without_long_blobs(text: str) -> str:
-    """``text`` with the content of each long ``"blob"`` string value without a
-    backslash left out (``"blob":""``), so that the scan does not copy a blob: the peak
+    """``text`` with each long ``"blob"`` string value left out, so the scan copies no blob.
+
+    The content of each without a backslash is cut (``"blob":""``): the peak
     memory of a decode stays near one blob, not two. What ``_precheck`` looks for is
     unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
@@ -231,9 +238,12 @@ def _without_long_blobs(text: str) -> str:
 
 
 def _repeated(tree: Any, position: Position) -> int:
-    """``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
+    """Whether ``tree`` repeats a member, or has an array, at a struct position.
+
+    ``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
     position, or an array at one (serde's sequence form); with ``_MODEL`` for a member
-    only ``_exact.rmcp_types`` reads; else 0. Without recursion."""
+    only ``_exact.rmcp_types`` reads; else 0. Without recursion.
+    """
     stack: list[tuple[Any, Position | None]] = [(tree, position)]
     while stack:
         node, at = stack.pop()
@@ -279,11 +289,14 @@ def _exact(
 
 
 def _split(payload: Payload) -> tuple[int, Any]:
-    """Return ``(tag, body)``; ``body`` shares the payload's memory, never copying a
-    large body of an immutable payload. A writable buffer (a ``bytearray``, a view of
-    one) is copied first: this twin's reading runs Python code, during which another
-    thread could write to the buffer, and one state of it is what is decoded. Raises
-    EmptyFrameError, or TypeError when not bytes-like."""
+    """Return ``(tag, body)``.
+
+    ``body`` shares the payload's memory, never copying a large body of an immutable
+    payload. A writable buffer (a ``bytearray``, a view of one) is copied first: this
+    twin's reading runs Python code, during which another thread could write to the
+    buffer, and one state of it is what is decoded. Raises EmptyFrameError, or TypeError
+    when not bytes-like.
+    """
     if type(payload) is bytes:
         if not payload:
             raise EmptyFrameError()
@@ -425,8 +438,10 @@ def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
 
 
 def _written(encode: Any, value: Any) -> bytes:
-    """``encode(value)`` for a value :func:`._checks.check` passed: msgspec can still
-    refuse a ``str`` that is not UTF-8, said here with its path."""
+    """``encode(value)`` for a value :func:`._checks.check` passed.
+
+    Msgspec can still refuse a ``str`` that is not UTF-8, said here with its path.
+    """
     try:
         return encode(value)  # type: ignore[no-any-return]
     except UnicodeEncodeError:

@@ -1,5 +1,4 @@
-"""The wire shapes the hot paths decode through, and every msgspec decoder and encoder,
-built once.
+"""The wire shapes the hot paths decode through, and every msgspec decoder and encoder, built once.
 
 Both twins and the rmcp-exact path take their decoders and encoders from here, so a
 decoder is never built twice and a shape is changed in one place. The public types are
@@ -88,9 +87,12 @@ class ReadResourceResultWire(_Wire, kw_only=True):
 
 
 class TextReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose every item is text: decodes each item straight to
-    the public :class:`~diverge_frames.types.TextResourceContents` (the compiled path
-    tries it first when the body has no ``"blob"`` key)."""
+    """A ``ReadResourceResult`` whose every item is text.
+
+    Decodes each item straight to the public
+    :class:`~diverge_frames.types.TextResourceContents` (the compiled path tries it
+    first when the body has no ``"blob"`` key).
+    """
 
     result_type: str | None = None
     ttl_ms: t.I64 | None = None
@@ -100,9 +102,12 @@ class TextReadResourceResultWire(_Wire, kw_only=True):
 
 
 class BlobReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose every item is a blob: decodes each item straight
-    to the public :class:`~diverge_frames.types.BlobResourceContents` (the compiled path
-    tries it when the body has a ``"blob"`` key and no ``"text"`` one)."""
+    """A ``ReadResourceResult`` whose every item is a blob.
+
+    Decodes each item straight to the public
+    :class:`~diverge_frames.types.BlobResourceContents` (the compiled path tries it when
+    the body has a ``"blob"`` key and no ``"text"`` one).
+    """
 
     result_type: str | None = None
     ttl_ms: t.I64 | None = None

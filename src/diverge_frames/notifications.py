@@ -96,16 +96,21 @@ class Request:
 
 
 def encode_request(request: Request | None = None) -> bytes:
-    """The payload of the notification ask (``request``, a :class:`Request` or None):
-    always ``b""``. Raises ``TypeError`` for anything else."""
+    """The payload of the notification ask (``request``, a :class:`Request` or None).
+
+    Always ``b""``. Raises ``TypeError`` for anything else.
+    """
     if request is not None and type(request) is not Request:
         raise TypeError(f"encode_request takes a Request or None, not {type(request).__name__}")
     return b""
 
 
 def decode_request(payload: Payload) -> Request:
-    """Decode the notification ask. Whatever bytes are there are ignored rather than
-    rejected (a newer writer may send some); never raises for a bytes-like payload.
-    Raises ``TypeError`` only when ``payload`` is not bytes-like."""
+    """Decode the notification ask.
+
+    Whatever bytes are there are ignored rather than rejected (a newer writer may send
+    some); never raises for a bytes-like payload. Raises ``TypeError`` only when
+    ``payload`` is not bytes-like.
+    """
     memoryview(payload).release()
     return Request()

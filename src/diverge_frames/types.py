@@ -163,11 +163,13 @@ class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, ta
 class _ExactParams(
     Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True
 ):
-    """Params of a notification rmcp 3.1 does not type (it keeps them as
-    ``CustomNotification``): typed here only when they fit exactly, so that writing
-    them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
+    """Params of a notification rmcp 3.1 does not type (it keeps them as ``CustomNotification``).
 
-    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
+    Typed here only when they fit exactly, so that writing them back gives rmcp's bytes
+    (``_meta`` first, then members in sorted order).
+
+    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification.
+    """
 
     meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
 
@@ -190,8 +192,10 @@ class NotificationParams(_Wire, kw_only=True):
 
 
 class _ListChanged(_Notification):
-    """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
-    only when ``_meta`` is present."""
+    """rmcp ``NotificationNoParam``.
+
+    ``params`` keeps only ``_meta`` and is written only when ``_meta`` is present.
+    """
 
     params: NotificationParams | None = None
 

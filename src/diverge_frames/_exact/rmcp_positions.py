@@ -1,5 +1,7 @@
-"""Where rmcp reads a struct: the positions of a body at which a repeated member fails
-serde's derived struct (a rule of :mod:`.rmcp_read`), for the pre-checks.
+"""Where rmcp reads a struct.
+
+The positions of a body at which a repeated member fails serde's derived struct (a rule
+of :mod:`.rmcp_read`), for the pre-checks.
 
 Derived from the types (as ``rmcp_structs.RMCP_TYPED`` is), so that a struct added there counts:
 a notification's top level and the params of the methods rmcp types (every such
@@ -125,8 +127,10 @@ STRUCT_POSITIONS: dict[str, Position] = {
 
 @functools.cache
 def models_below(position: Position | None) -> bool:
-    """Whether a model member (``Position.models``) is at ``position`` or below it: an
-    array there (serde's sequence form) may hold one."""
+    """Whether a model member (``Position.models``) is at ``position`` or below it.
+
+    An array there (serde's sequence form) may hold one.
+    """
     if position is None:
         return False
     return bool(position.models) or any(map(models_below, (*position.children, position.items)))

@@ -133,8 +133,10 @@ _FAILED: tuple[type[Exception], ...] = (*DECODE_ERRORS, FrameBodyError)
 
 
 def _as_struct(tree: Any, names: tuple[str, ...]) -> Obj:
-    """A derived serde struct read from a JSON object, or from an array of exactly its
-    fields in order. Duplicated members reject it."""
+    """A derived serde struct read from a JSON object, or from an array of its fields.
+
+    The array holds exactly its fields, in order. Duplicated members reject it.
+    """
     if type(tree) is list:
         if len(tree) != len(names):
             raise Reject(f"invalid length {len(tree)}, expected {len(names)} elements")
@@ -192,12 +194,14 @@ def _exact_notification(tree: Any, tag: int) -> Any:
 def _model_params(
     method: str, params: Obj, counts: dict[str, int], plain_params: dict[str, Any]
 ) -> tuple[dict[str, Any], Any]:
-    """The params of a typed method with its unit enums read in serde's forms
-    (:data:`ENUM_MEMBERS`), and the members only :mod:`.rmcp_types` reads
-    (:data:`MODEL_MEMBERS`) as rmcp writes them, each left in the params as a
-    placeholder msgspec reads (``{}``, or ``None`` for ``null``) and set on the value
-    after. The second item is None when rmcp cannot read one of those (the typed
-    variant fails)."""
+    """The params of a typed method, with what serde reads otherwise than msgspec.
+
+    Its unit enums read in serde's forms (:data:`ENUM_MEMBERS`), and the members only
+    :mod:`.rmcp_types` reads (:data:`MODEL_MEMBERS`) as rmcp writes them, each left in
+    the params as a placeholder msgspec reads (``{}``, or ``None`` for ``null``) and set
+    on the value after. The second item is None when rmcp cannot read one of those (the
+    typed variant fails).
+    """
     out = dict(plain_params)
     for name, enum, owned in ENUM_MEMBERS.get(method, ()):
         if name in counts:
@@ -214,8 +218,10 @@ def _model_params(
 
 
 def _subscription_params(params: Obj, plain: dict[str, Any]) -> tuple[bool, Any]:
-    """rmcp's ``SubscriptionFilter`` is a derived struct: an object without duplicated
-    members, or an array of up to its four fields in order."""
+    """rmcp's ``SubscriptionFilter`` is a derived struct.
+
+    An object without duplicated members, or an array of up to its four fields in order.
+    """
     notifications = _last(params, "notifications")
     if type(notifications) is Obj:
         return not _duplicated(_keys(notifications), SUBSCRIPTION_FILTER_MEMBERS), plain
@@ -245,8 +251,11 @@ def _exact_result(tree: Any, tag: int) -> t.ReadResourceResult:
 
 
 def _contents_item(item: Any) -> Any:
-    """rmcp's untagged ``ResourceContents``: the text variant is tried, then the blob
-    one; a duplicated member fails the variant that has it."""
+    """rmcp's untagged ``ResourceContents``.
+
+    The text variant is tried, then the blob one; a duplicated member fails the variant
+    that has it.
+    """
     if type(item) is not Obj or len(dict(item)) == len(item):
         return item  # (no member repeated: the quick test)
     counts = _keys(item)

@@ -1,5 +1,6 @@
-"""serde_json's reading of a whole body, as the rmcp rules need it (see
-:mod:`.serde_json` for what a reading keeps and rejects).
+"""serde_json's reading of a whole body, as the rmcp rules need it.
+
+:mod:`.serde_json` says what a reading keeps and rejects.
 
 * :func:`parse`: the reference, one token at a time, as serde_json's ``Deserializer``
   goes; the first thing serde_json rejects is the one reported.
@@ -41,6 +42,7 @@ from .serde_json import (
     Obj,
     Reject,
     after_ws,
+    dicts_below,
     reject,
     serde_number,
     too_deep,
@@ -68,11 +70,12 @@ _scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
 def parse(
     body: Any, skip_unknown: tuple[str, ...] | None = None, keep: int = RECURSION_LIMIT
 ) -> Any:
-    """Read a JSON text as serde_json does, one token at a time: objects nested ``keep``
-    levels or less as :class:`Obj`, deeper ones as dicts (the last duplicate wins),
-    numbers per :func:`serde_number`, strings checked (UTF-8, escapes, surrogate pairs),
-    at any depth without recursion. ``body`` is read in place (no copy). Raises Reject,
-    at the first thing serde_json rejects.
+    """Read a JSON text as serde_json does, one token at a time.
+
+    Objects nested ``keep`` levels or less as :class:`Obj`, deeper ones as dicts (the
+    last duplicate wins), numbers per :func:`serde_number`, strings checked (UTF-8,
+    escapes, surrogate pairs), at any depth without recursion. ``body`` is read in place
+    (no copy). Raises Reject, at the first thing serde_json rejects.
 
     ``skip_unknown``: the members of a struct serde reads directly (``ErrorData``,
     ``ReadResourceResult``); the values of other top-level members are only skipped,
@@ -132,9 +135,11 @@ def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
 
 
 def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
-    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects; returns
-    it and the position after it. Like serde_json, fails at the first array or object
-    128 levels deep, before reading further."""
+    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects.
+
+    Returns it and the position after it. Like serde_json, fails at the first array or
+    object 128 levels deep, before reading further.
+    """
     stack: list[list[Any]] = []  # [container, pending key]
     while True:
         c = _at(data, pos)
@@ -268,8 +273,11 @@ _check_strings = msgspec.json.Encoder().encode  # raises on a lone surrogate in 
 
 
 class _Numbers:
-    """The scanner's number hooks: serde_json's values, and whether one was out of range
-    (counted, not raised: what else is wrong is known only once the text is read)."""
+    """The scanner's number hooks.
+
+    Serde_json's values, and whether one was out of range (counted, not raised: what
+    else is wrong is known only once the text is read).
+    """
 
     def __init__(self) -> None:
         self.out_of_range = 0
@@ -303,8 +311,9 @@ def read(
     pairs: bool = True,
     deep: bool | None = None,
 ) -> Any:
-    """:func:`parse`'s answer (the same tree, the same Reject), the text read by the
-    stdlib's C scanner. ``numbers``: some number may not be plain (else the scanner's own
+    """:func:`parse`'s answer (the same tree, the same Reject), read by the stdlib's scanner.
+
+    ``numbers``: some number may not be plain (else the scanner's own
     ``int`` and ``float`` read them, faster); ``pairs``: some object nested ``keep``
     levels or less may repeat a key (else objects are read as dicts, faster); ``deep``:
     whether the body is nested more than ``MAX_DEPTH`` levels anywhere, when known (a
@@ -365,15 +374,18 @@ def read(
         raise reject(reasons[0])
     if reasons:
         return parse(body, skip_unknown, keep)  # which comes first
-    return _dicts_below(value, keep) if pairs else tree(value, keep)
+    return dicts_below(value, keep) if pairs else tree(value, keep)
 
 
 def _read_top_object(
     text: str, pos: int, scan: Any, hooks: _Numbers, known: tuple[str, ...]
 ) -> tuple[Obj, Obj]:
-    """A struct read directly (``text[pos]`` is its ``{``): its members one by one, the
-    values of those it does not have read and dropped (serde's ignore_value checks
-    their syntax only). Returns the object and its members that serde checks."""
+    """A struct read directly (``text[pos]`` is its ``{``).
+
+    Its members one by one, the values of those it does not have read and dropped
+    (serde's ignore_value checks their syntax only). Returns the object and its members
+    that serde checks.
+    """
     obj, checked = Obj(), Obj()
     pos = after_ws(text, pos + 1)
     if text[pos : pos + 1] == "}":
@@ -408,38 +420,3 @@ def _read_top_object(
     if after_ws(text, end) != len(text):
         raise Reject(TRAILING)
     return obj, checked
-
-
-def _dicts_below(node: Any, keep: int) -> Any:
-    """A tree of :class:`Obj` with those nested deeper than ``keep`` levels (``node``
-    counted) made dicts, the last duplicate winning."""
-    if keep <= 0:
-        return _dicts(node)
-    kind = type(node)
-    if kind is Obj:
-        return Obj((k, _dicts_below(v, keep - 1)) for k, v in node)
-    if kind is list and (Obj in map(type, node) or list in map(type, node)):
-        return [_dicts_below(v, keep - 1) for v in node]
-    return node
-
-
-def _dicts(node: Any) -> Any:
-    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without
-    recursion."""
-    out = [node]
-    stack: list[tuple[Any, Any]] = [(out, 0)]
-    while stack:
-        parent, slot = stack.pop()
-        node = parent[slot]
-        made: Any
-        if type(node) is Obj:
-            made = dict(node)
-            slots: Any = made.items()
-        elif type(node) is list and (Obj in map(type, node) or list in map(type, node)):
-            made = list(node)
-            slots = enumerate(made)
-        else:
-            continue
-        parent[slot] = made
-        stack.extend((made, k) for k, v in slots if type(v) in (Obj, list))
-    return out[0]
