@@ -4,8 +4,8 @@ Build (a Python with ``docs/requirements.txt`` and diverge-frames installed)::
 
     python -m sphinx -W --keep-going -n -b html docs docs/_build/html
 
-``-W`` makes a warning an error, ``-n`` (nitpicky) makes a cross-reference that
-resolves nowhere one, and MyST warns of a link to a page or heading that does not
+``-W`` makes a warning an error, ``nitpicky`` (set below, as ``-n``) makes a
+cross-reference that resolves nowhere one, and MyST warns of a link to a page or heading that does not
 exist, so a build that passes has no broken internal link. No network is used.
 """
 
@@ -46,6 +46,8 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_preserve_defaults = True
 add_module_names = False
 
+# Every cross-reference must resolve (as -n does), wherever the site is built.
+nitpicky = True
 # Cross-references to names the site does not document (the standard library, msgspec,
 # the MCP SDK): there is no network for intersphinx, so they are named here rather
 # than left to fail the nitpicky build.
