@@ -63,6 +63,8 @@ async def consume(name: str, kind: str, channel: asyncio.StreamReader, each: boo
         print(name, "not served")
     except asyncio.IncompleteReadError:
         print(name, f"aborted after {count} notifications (a frame cut short)")
+    except FrameError as exc:  # a payload that does not decode, or out of sequence
+        print(name, f"{type(exc).__name__}: {exc}")
 
 
 async def relay_sample() -> None:
