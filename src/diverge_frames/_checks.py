@@ -5,6 +5,10 @@ along its plan (:mod:`diverge_frames._plans`, where the rules are).
 made canonical; it raises ``TypeError`` (a member of the wrong Python type, ``None``
 where a member is required included) or ``ValueError`` (the right type, a value rmcp
 cannot hold), each message starting with the member's wire path: ``$.params.level:``.
+
+:func:`check_plain` applies the same rules to the plain Python value of a frame (what
+``convert`` and the ``mcp`` bridge are given), where they say it has no JSON that rmcp
+reads back as the same value.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from ._plans import (
 from ._serde import f32
 from ._serde_json import MAX_DEPTH
 
-__all__ = ["check", "unicode_error"]
+__all__ = ["check", "check_plain", "unicode_error"]
 
 
 class _Problem(Exception):
@@ -235,12 +239,17 @@ def _array(items: Any, alternatives: Any, path: str, level: int) -> Any:
     return items if fixed is None else fixed
 
 
+def _key(key: Any, path: str) -> None:
+    """A key of a JSON object (at ``path``) is a ``str``."""
+    if type(key) is not str:
+        raise _at(path, TypeError, f"a key of type {_json_type(key)} (keys must be str)")
+
+
 def _map(items: dict[Any, Any], alternatives: Any, path: str, level: int) -> Any:
     fixed: dict[str, Any] | None = None
     expected = " or ".join(_describe(k, a) for k, a in alternatives)
     for key, item in items.items():
-        if type(key) is not str:
-            raise _at(path, TypeError, f"a key of type {_json_type(key)} (keys must be str)")
+        _key(key, path)
         new = _value(item, alternatives, f"{path}.{key}", level, expected)
         if new is not item:
             if fixed is None:
@@ -258,8 +267,12 @@ def _depth(path: str, level: int) -> None:
         )
 
 
-def _json(item: Any, path: str, level: int) -> None:
-    """A free-form JSON value at ``path``; its arrays and objects are at ``level + 1``."""
+def _json(item: Any, path: str, level: int, exact_ints: bool = True) -> None:
+    """A free-form JSON value at ``path``; its arrays and objects are at ``level + 1``.
+
+    ``exact_ints`` false: any ``int`` passes (where a typed member's reading, not
+    serde_json's ``Value``, decides what a wide one is).
+    """
     # Iterative: free-form values can nest as deep as serde_json's limit.
     stack = [(item, path, level)]
     while stack:
@@ -271,7 +284,7 @@ def _json(item: Any, path: str, level: int) -> None:
         if node is None or cls is str or cls is bool:
             continue
         if cls is int:
-            if not I64_MIN <= node <= U64_MAX:
+            if exact_ints and not I64_MIN <= node <= U64_MAX:
                 raise _at(
                     where,
                     ValueError,
@@ -285,10 +298,7 @@ def _json(item: Any, path: str, level: int) -> None:
         if isinstance(node, dict):
             _depth(where, at + 1)
             for key, value in node.items():
-                if type(key) is not str:
-                    raise _at(
-                        where, TypeError, f"a key of type {_json_type(key)} (keys must be str)"
-                    )
+                _key(key, where)
                 stack.append((value, f"{where}.{key}", at + 1))
             continue
         if isinstance(node, (list, tuple)):
@@ -323,10 +333,129 @@ def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: str) -> None
             changes[field.name] = None
 
 
+def check_plain(obj: Any, cls: type) -> None:
+    """Raise ``TypeError`` / ``ValueError`` (worded and placed as :func:`check` words
+    them) when ``obj``, the plain Python value of a frame of class ``cls`` (dicts keyed
+    by wire names, lists, scalars), holds what :func:`check` refuses in a value of
+    ``cls`` because it has no JSON that rmcp reads back as it: a NaN or an infinity, an
+    object that is no JSON value (``bytes``, a set, ...), a key that is no ``str``, a
+    lone surrogate, an integer beyond serde_json's range in a free-form member, nesting
+    past :data:`MAX_DEPTH` (a cycle included).
+
+    What has JSON is left to the reading of that JSON (a member of the wrong type, a
+    number out of a typed member's range, a string outside an enum), as are unknown
+    members, which rmcp skips (only what has no JSON is refused in them). But when
+    ``obj`` holds something without JSON, the error is the first one :func:`check`
+    finds, as encode would raise it for the same value.
+    """
+    alternatives = ((KIND_STRUCT, PLANS[cls]),)
+    try:
+        _plain(obj, alternatives, "$", 0, cls.__name__, False)
+    except _Problem:
+        try:
+            _plain(obj, alternatives, "$", 0, cls.__name__, True)
+        except _Problem as problem:
+            raise problem.error_type(problem.message) from None
+        raise  # pragma: no cover - the strict walk refuses all the lenient one does
+
+
+def _plain(
+    item: Any, alternatives: Any, path: str, level: int, expected: str, strict: bool
+) -> None:
+    """:func:`check_plain` of ``item``, a member that takes ``alternatives`` (at
+    ``level``: the nesting level of the object or array that holds it); ``strict``:
+    every problem :func:`check` finds, not only a want of JSON."""
+    if isinstance(item, enum.Enum):
+        _plain(item.value, alternatives, path, level, expected, strict)
+        return
+    wrong: _Problem | None = None
+    struct = _struct_for(item, alternatives) if isinstance(item, dict) else None
+    for kind, arg in alternatives:
+        try:
+            if kind == KIND_JSON or (kind == KIND_OBJECT and isinstance(item, dict)):
+                _json(item, path, level)
+                return
+            if kind == KIND_MODEL:
+                _plain(item, arg[0], path, level, expected, strict)
+                return
+            if kind == KIND_STRUCT and arg is struct:
+                _depth(path, level + 1)
+                _plain_struct(item, arg, path, level + 1, strict)
+                return
+            if kind in (KIND_LIST, KIND_MAP) and isinstance(
+                item, dict if kind == KIND_MAP else (list, tuple)
+            ):
+                _depth(path, level + 1)
+                named = " or ".join(_describe(k, a) for k, a in arg)
+                pairs = item.items() if kind == KIND_MAP else enumerate(item)
+                for key, value in pairs:
+                    if kind == KIND_MAP:
+                        _key(key, path)
+                    where = f"{path}.{key}" if kind == KIND_MAP else f"{path}[{key}]"
+                    _plain(value, arg, where, level + 1, named, strict)
+                return
+        except _Problem as problem:
+            wrong = problem
+            if len(alternatives) == 1:
+                raise
+    if wrong is not None:
+        raise wrong
+    # A scalar, or a container where the member takes none: its JSON, if it has one,
+    # is the reading's to judge. One without JSON is refused as check refuses it.
+    if strict:
+        _value(item, alternatives, path, level, expected)
+    try:
+        _json(item, path, level, exact_ints=False)
+    except _Problem as problem:
+        _value(item, alternatives, path, level, expected)
+        raise problem from None
+    try:
+        _value(item, alternatives, path, level, expected)
+    except _Problem:
+        if _lone_surrogate(item, path) is not None:  # no JSON either (UTF-8 has none)
+            raise
+
+
+def _struct_for(obj: dict[Any, Any], alternatives: Any) -> Plan | None:
+    """The plan of the struct class among ``alternatives`` that the plain object
+    ``obj`` stands for: the one its tag names (``method``), else the first with a member
+    of each of its keys, else the first."""
+    plans = [arg for kind, arg in alternatives if kind == KIND_STRUCT]
+    for plan in plans:
+        config = plan.cls.__struct_config__
+        if config.tag_field is not None and obj.get(config.tag_field) == config.tag:
+            return plan
+    for plan in plans:
+        if set(obj) <= {field.wire for field in plan.fields}:
+            return plan
+    return plans[0] if plans else None
+
+
+def _plain_struct(obj: dict[Any, Any], plan: Plan, path: str, level: int, strict: bool) -> None:
+    fields = {field.wire: field for field in plan.fields}
+    for key, item in obj.items():
+        _key(key, path)
+        member = f"{path}.{key}"
+        field = fields.get(key)
+        if field is None:  # unknown (or a notification's method): rmcp skips it
+            _json(item, member, level, exact_ints=False)
+        elif item is None or item is UNSET:
+            if strict:
+                _member(item, field, member, level)
+        else:
+            _plain(item, field.alternatives, member, level, _expected(field), strict)
+
+
 def unicode_error(value: Any) -> ValueError:
     """The ``ValueError`` for a value msgspec could not write as UTF-8 (a ``str`` with a
     lone surrogate, which JSON text cannot hold), naming the first such member."""
-    stack: list[tuple[Any, str]] = [(value, "$")]
+    return _lone_surrogate(value, "$") or ValueError("$: a str that is not valid UTF-8")
+
+
+def _lone_surrogate(value: Any, path: str) -> ValueError | None:
+    """The ``ValueError`` naming the first ``str`` in ``value`` (at ``path``) that has
+    a lone surrogate, or None when there is none."""
+    stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         node, path = stack.pop()
         if isinstance(node, enum.Enum):
@@ -347,7 +476,7 @@ def unicode_error(value: Any) -> ValueError:
                 stack.append((key, f"{path} (a key)"))
         elif isinstance(node, (list, tuple)):
             stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
-    return ValueError("$: a str that is not valid UTF-8")
+    return None
 
 
 def _as_rmcp_reads_it(value: Any, wire: str, path: str) -> None:

@@ -10,12 +10,13 @@ JSON the channels carry, so that what crosses is what rmcp writes and reads:
   in the model (not the SDK's defaults: ``ttlMs`` ``0``, ``cacheScope`` ``"private"``,
   ``resultType`` ``"complete"`` are defaults the model fills in, not members it was
   given).
-* :func:`from_mcp` reads the JSON of the members that were set
-  (``model_dump_json(by_alias=True, exclude_unset=True)``, with ``method`` put back: a
-  model built without it has it unset) exactly as ``decode`` reads a frame (a member of
-  a frame: :func:`diverge_frames.convert` of its ``model_dump``). A
-  ``data`` or ``params`` set to ``None`` stays (``exclude_none`` would turn a log
-  message with ``"data": null`` into a custom notification).
+* :func:`from_mcp` is :func:`diverge_frames.convert` of the members that were set
+  (``model_dump(by_alias=True, exclude_unset=True)``, with ``method`` put back: a
+  model built without it has it unset), so it reads them exactly as ``decode`` reads a
+  frame and refuses what ``encode`` refuses for want of JSON (a NaN, which the SDK's
+  JSON writes as ``null``; bytes, which it writes as text). A ``data`` or ``params``
+  set to ``None`` stays (``exclude_none`` would turn a log message with
+  ``"data": null`` into a custom notification).
 
 So ``encode(from_mcp(to_mcp(v))) == encode(v)`` for every value ``encode`` writes.
 
@@ -37,11 +38,9 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-import msgspec
-
 from . import notifications, read_resource
 from . import types as t
-from ._convert import convert, from_json, to_builtins
+from ._convert import convert, to_builtins
 
 try:
     import mcp.types as _sdk
@@ -132,8 +131,9 @@ def from_mcp(obj: Any) -> Any:
     typed or custom as rmcp reads it; ``ReadResourceResult`` and ``ErrorData`` theirs;
     params, contents items and the subscription filter their classes here.
 
-    Raises ``msgspec.ValidationError`` when ``decode`` would refuse the JSON,
-    ``TypeError`` for a model with no counterpart here.
+    Raises ``msgspec.ValidationError`` when ``decode`` would refuse the JSON, or
+    when a member holds what ``encode`` refuses for want of JSON (worded as encode
+    words it: ``$.params.data[0]: inf: JSON has no such number``), ``TypeError`` for a model with no counterpart here.
     """
     cls = type(obj)
     if cls is _sdk.JSONRPCNotification:
@@ -141,12 +141,10 @@ def from_mcp(obj: Any) -> Any:
     ours = _OURS.get(cls)
     if ours is None:
         raise TypeError(f"{cls.__name__} has no counterpart in diverge_frames.types")
-    if ours in _ENCODE:  # a frame's value: decode reads the JSON the SDK writes
-        body = obj.model_dump_json(by_alias=True, exclude_unset=True, warnings=False).encode()
-        if cls in _NOTIFICATIONS and "method" not in obj.model_fields_set:
-            # ``method`` is a default in the SDK's models: unset in one built without it
-            head = b'{"method":' + msgspec.json.encode(obj.method)
-            body = head + (b"}" if body == b"{}" else b"," + body[1:])
-        return from_json(body, t.ServerNotification if cls in _NOTIFICATIONS else ours)
-    plain = obj.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    # The members set, as Python values (not the SDK's JSON, which writes a NaN or an
+    # infinity as null and bytes as text): convert refuses what has no JSON.
+    plain = obj.model_dump(by_alias=True, exclude_unset=True, warnings=False)
+    if cls in _NOTIFICATIONS:
+        # ``method`` is a default in the SDK's models: unset in one built without it
+        return convert({"method": obj.method, **plain}, t.ServerNotification)
     return convert(plain, ours)
