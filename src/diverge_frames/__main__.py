@@ -9,7 +9,10 @@ Bad input (a malformed capture line, bad base64, an unknown kind, a frame that d
 decode, a sequence violation) stops the command: what came before it has been written
 to stdout, one line on stderr names the line, the channel and the reason, and the exit
 status is 1. So do an input that cannot be read, an output that cannot be written (a
-full disk, a closed stdout) and running out of memory. Every message is one line: line
+full disk, a closed stdout), an input line longer than ``--max-line-size`` (64 MiB by
+default; read no further than that, so that an input with no line break, ``<
+/dev/zero``, stops at once in bounded memory) and running out of memory. Every message
+is one line: line
 breaks and other control characters in it are escaped (``\n``, ``\x85``,
 ``\u2028``).
 
@@ -39,6 +42,7 @@ from ._cli_io import (
     Input,
     Output,
     WriteError,
+    add_max_line_size,
     error,
     stdout_to_devnull,
 )
@@ -316,6 +320,7 @@ def _parser() -> argparse.ArgumentParser:
     enc.add_argument(
         "file", nargs="?", metavar="FILE", help="input JSON Lines (default or -: stdin)"
     )
+    add_max_line_size(enc)
     dec = sub.add_parser(
         "decode",
         help="print each record of a capture as one JSON line",
@@ -334,6 +339,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CAPTURE",
         help=f"capture file (- for stdin; default: the {SAMPLE} shipped in the package)",
     )
+    add_max_line_size(dec)
     sub.add_parser(
         "bench",
         help="time decode and encode of a capture's frames (bench --help for its options)",
@@ -384,10 +390,10 @@ def _main(args: list[str]) -> int:
     try:
         try:
             if ns.command == "encode":
-                source = Input(ns.file, "stdin")
+                source = Input(ns.file, "stdin", ns.max_line_size)
                 _encode(source.lines(), source.name, out, ns.channel, ns.channel_id)
             else:
-                source = Input(ns.capture, "sample")
+                source = Input(ns.capture, "sample", ns.max_line_size)
                 _decode(source.lines(), source.name, out)
         except BadInput as exc:
             failure = str(exc)

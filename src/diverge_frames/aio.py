@@ -34,6 +34,10 @@ response and closes the source.
 
 Both take each payload with the channel's ``receive_value`` (no event is built).
 
+``max_payload_size`` has no default (no limit), as rmcp's transports have none (its
+line codec's ``max_length`` is ``usize::MAX`` unless set); a default would refuse frames
+rmcp reads. A relay reading a peer it does not trust sets one (docs/channels.md, "Async").
+
 Both close the source (its ``aclose()``, when it has one) whenever they stop: at the
 finish, on an error, on a decode error, or when the consumer is cancelled or stops
 iterating. Use ``contextlib.aclosing`` around :func:`notifications` so an early
