@@ -935,3 +935,39 @@ def test_max_line_size_takes_units_and_refuses_nonsense(
         status, out, err = run(capsysbinary, "decode", "--max-line-size", bad)
         assert (status, out) == (2, b"")
         assert "not a size of at least 1 byte" in err
+
+
+def test_no_command_names_every_command(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    status, out, err = run(capsysbinary)
+    assert (status, out) == (2, b"")
+    assert err.splitlines()[-1].endswith("error: a command is required (encode, decode or bench)")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n  \n"])
+def test_an_empty_capture_is_said_on_stderr(
+    data: bytes,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = run(capsysbinary, "decode", "-")
+    assert (status, out) == (0, b"")
+    assert err == "diverge-frames: <stdin>: no records (an empty capture): nothing to print\n"
+
+
+def test_encode_says_a_read_resource_value_is_one_run(
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = b'{"contents":[]}\n{"contents":[]}\n'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = run(capsysbinary, "encode", "--channel", "read-resource")
+    assert status == 1
+    assert out.count(b"\n") == 1  # the first value's record
+    assert err.startswith('diverge-frames: <stdin>:2: channel "1" (read-resource): SequenceError')
+    assert err.endswith(
+        "(encode writes one channel per run: run it once per read-resource value, each "
+        "with its own --channel-id, and concatenate the captures)\n"
+    )

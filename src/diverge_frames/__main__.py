@@ -44,6 +44,7 @@ from ._cli_io import (
     WriteError,
     add_max_line_size,
     error,
+    note,
     stdout_to_devnull,
 )
 from .capture import _LINE_ERRORS, CaptureError, Kind, Record
@@ -55,7 +56,7 @@ from .channel import (
     NotServed,
     OneShotChannel,
 )
-from .errors import FrameError
+from .errors import FrameError, SequenceError
 
 __all__ = ["main"]
 
@@ -141,7 +142,8 @@ def _value(event: Any) -> Any:
 
 
 def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
-    """Write one JSON line per record of the capture ``lines`` to ``out``.
+    """Write one JSON line per record of the capture ``lines`` to ``out``; a capture
+    with no record at all is said so on stderr (and is no error).
 
     Raises :class:`BadInput` at the first bad record, or at the end when a channel
     was left without its finish or abort record.
@@ -159,6 +161,8 @@ def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
             break
         number, record = item
         out.write(_decode_record(record, f"{name}:{number}", channels, open_channels, number))
+    if not channels:
+        note(f"{name}: no records (an empty capture): nothing to print")
     if open_channels:
         first = next(iter(open_channels))
         kind = channels[first][0]
@@ -225,6 +229,13 @@ def _payload(line: bytes) -> bytes:
     return b"\x00" + line.strip()
 
 
+#: What ``encode`` says after a second value on a read-resource channel.
+_ONE_PER_RUN = (
+    " (encode writes one channel per run: run it once per read-resource value, each "
+    "with its own --channel-id, and concatenate the captures)"
+)
+
+
 def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str) -> None:
     """Write the capture of one channel: a response record per non-blank input line
     (re-encoded as rmcp writes it), then the finish record.
@@ -245,7 +256,10 @@ def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:
-            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
+            hint = (
+                _ONE_PER_RUN if isinstance(exc, SequenceError) and kind == "read-resource" else ""
+            )
+            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}{hint}") from None
         out.write(capture.encode_record(capture.response(cid, kind, encode(_value(event)))))
     channel.finish()
     out.write(capture.encode_record(capture.finish(cid, kind)))
@@ -299,7 +313,8 @@ def _parser() -> argparse.ArgumentParser:
             '"error" ({"error": {ErrorData}}) is an error frame (tag 1), any other object '
             "a notification or a ReadResourceResult (tag 0). Write a capture of one "
             "channel to stdout: a response record per value, re-encoded as rmcp writes "
-            "it, then the channel's finish record."
+            "it, then the channel's finish record. A read-resource channel carries one "
+            "value: encode each in a run of its own (with its own --channel-id)."
         ),
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -380,7 +395,10 @@ def _main(args: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     if ns.command is None:
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: a command is required (encode or decode)", file=sys.stderr)
+        print(
+            f"{parser.prog}: error: a command is required (encode, decode or bench)",
+            file=sys.stderr,
+        )
         return 2
     if sys.stdout is None:  # started with stdout closed (`>&-`)
         return error("cannot write to stdout: it is closed")

@@ -198,3 +198,8 @@ def error(message: str) -> int:
     """Print ``diverge-frames: message`` as one line on stderr; return 1."""
     print(f"diverge-frames: {one_line(message)}", file=sys.stderr)
     return 1
+
+
+def note(message: str) -> None:
+    """Print ``diverge-frames: message`` as one line on stderr: news, not a failure."""
+    print(f"diverge-frames: {one_line(message)}", file=sys.stderr)

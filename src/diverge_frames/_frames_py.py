@@ -45,6 +45,7 @@ from ._serde_read import read
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
+    RELEASED_PAYLOAD,
     TYPED_CLASSES,
     Payload,
     encoder,
@@ -295,7 +296,10 @@ def _split(payload: Payload) -> tuple[int, Any]:
         if len(payload) <= _SLICE_LIMIT:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
-    view = memoryview(payload)
+    try:
+        view = memoryview(payload)
+    except ValueError:  # released
+        raise ValueError(RELEASED_PAYLOAD) from None
     if (
         not view.readonly
         or not view.c_contiguous

@@ -51,6 +51,12 @@ except ImportError as _missing:  # pragma: no cover - the extra not installed
 
 __all__ = ["to_mcp", "from_mcp", "SDK_CLASSES"]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: Our class -> the ``mcp.types`` class of the same MCP type.
 SDK_CLASSES: dict[type, type] = {
     t.CancelledNotification: _sdk.CancelledNotification,
