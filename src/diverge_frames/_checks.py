@@ -378,16 +378,16 @@ def _plain(
             if kind == KIND_MODEL:
                 _plain(item, arg[0], path, level, expected, strict)
                 return
-            if kind == KIND_STRUCT and arg is struct:
+            if kind == KIND_STRUCT and struct is not None and arg is struct:
                 _depth(path, level + 1)
-                _plain_struct(item, arg, path, level + 1, strict)
+                _plain_struct(item, struct, path, level + 1, strict)
                 return
             if kind in (KIND_LIST, KIND_MAP) and isinstance(
                 item, dict if kind == KIND_MAP else (list, tuple)
             ):
                 _depth(path, level + 1)
                 named = " or ".join(_describe(k, a) for k, a in arg)
-                pairs = item.items() if kind == KIND_MAP else enumerate(item)
+                pairs = item.items() if isinstance(item, dict) else enumerate(item)
                 for key, value in pairs:
                     if kind == KIND_MAP:
                         _key(key, path)
@@ -420,9 +420,10 @@ def _struct_for(obj: dict[Any, Any], alternatives: Any) -> Plan | None:
     """The plan of the struct class among ``alternatives`` that the plain object
     ``obj`` stands for: the one its tag names (``method``), else the first with a member
     of each of its keys, else the first."""
-    plans = [arg for kind, arg in alternatives if kind == KIND_STRUCT]
+    plans: list[Plan] = [arg for kind, arg in alternatives if kind == KIND_STRUCT]
     for plan in plans:
-        config = plan.cls.__struct_config__
+        cls: Any = plan.cls
+        config = cls.__struct_config__
         if config.tag_field is not None and obj.get(config.tag_field) == config.tag:
             return plan
     for plan in plans:

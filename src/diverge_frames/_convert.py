@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import msgspec
 
@@ -154,7 +154,7 @@ def _meant(frame: Any, classes: tuple[type, ...], top: type, path: tuple[_Step, 
 
 
 #: Each typed notification by its method.
-_BY_METHOD: dict[str, type] = {cls.method: cls for cls in t.TYPED_NOTIFICATIONS}
+_BY_METHOD: dict[str, type] = {cast(Any, cls).method: cls for cls in t.TYPED_NOTIFICATIONS}
 
 
 def _refuse(frame: Any, cls: type, path: tuple[_Step, ...]) -> None:
