@@ -284,3 +284,32 @@ def test_a_cycle_and_deep_nesting_are_refused_not_recursion() -> None:
         obj = {"method": "x", "params": {"p": poison}}
         with pytest.raises(msgspec.ValidationError, match=r"nested 128 levels deep"):
             diverge_frames.convert(obj, t.ServerNotification)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        math.nan,
+        [1, {"a": math.inf}],
+        b"x",
+        {1: 2},
+        [2**64],
+        [-(2**63) - 1],
+        _deep(127),
+        _cycle(),
+        object(),
+    ],
+)
+def test_plain_json_answers_false_for_what_check_plain_may_refuse(value: Any) -> None:
+    from diverge_frames._checks import plain_json
+
+    assert not plain_json({"method": "x", "params": {"p": value}})
+
+
+def test_plain_json_answers_true_for_plain_json() -> None:
+    from diverge_frames._checks import plain_json
+
+    value = {"a": [1, 2.5, "s", None, True, (3,)], "b": {"c": 2**64 - 1, "d": -(2**63)}}
+    assert plain_json({"method": "x", "params": value})
+    assert plain_json({"method": "x", "params": {"p": _deep(124)}})  # 127 levels in all
+    assert not plain_json({"method": "x", "params": {"p": _deep(125)}})

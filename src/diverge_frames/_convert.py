@@ -20,7 +20,7 @@ import msgspec
 
 from . import _plans
 from . import types as t
-from ._checks import check_plain, unicode_error
+from ._checks import check_plain, plain_json, unicode_error
 from ._impl import frames as _frames
 from ._wire import any_decoder
 from .errors import FrameBodyError
@@ -129,15 +129,18 @@ def convert(obj: Any, type: Any) -> Any:
     top, path = _positions()[classes[0]]
     frame = _wrap(obj, top, path)
     meant = _meant(frame, classes, top, path)
-    _refuse(frame, meant, path)
+    plain = plain_json(frame)  # then nothing to refuse, whatever the class
+    if not plain:
+        _refuse(frame, meant, path)
     try:
         body = msgspec.json.encode(frame)
     except UnicodeEncodeError:
+        _refuse(frame, meant, path)  # a lone surrogate where the member takes no str
         raise msgspec.ValidationError(_relative(str(unicode_error(frame)), path)) from None
     except (TypeError, ValueError, OverflowError) as exc:
         raise msgspec.ValidationError(f"{exc} - at `$`") from exc
     value = _read(body, classes, top, path)
-    if _type(value) is not meant and not path:
+    if not plain and _type(value) is not meant and not path:
         _refuse(frame, _type(value), path)  # read as another class (custom): its rules
     return value
 
