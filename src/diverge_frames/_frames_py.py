@@ -48,6 +48,7 @@ from ._exact.serde_json import (
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
+    RELEASED_PAYLOAD,
     TAG_ERROR,
     TAG_NOTIFICATION,
     TAG_RESULT,
@@ -303,7 +304,10 @@ def _split(payload: Payload) -> tuple[int, Any]:
         if len(payload) <= _SLICE_LIMIT:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
-    view = memoryview(payload)
+    try:
+        view = memoryview(payload)
+    except ValueError:  # released
+        raise ValueError(RELEASED_PAYLOAD) from None
     if (
         not view.readonly
         or not view.c_contiguous

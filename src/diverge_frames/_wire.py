@@ -25,6 +25,7 @@ from .types import CacheScope, _Wire
 
 __all__ = [
     "Payload",
+    "RELEASED_PAYLOAD",
     "DECODE_ERRORS",
     "TYPED_CLASSES",
     "TYPED_METHODS",
@@ -48,6 +49,10 @@ __all__ = [
 
 #: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
 Payload = bytes | bytearray | memoryview
+
+#: What both twins raise (as ``ValueError``, what Python raises for it) for a payload
+#: that is a released ``memoryview``.
+RELEASED_PAYLOAD = "the payload is a released memoryview: it has no bytes to decode"
 
 #: What a msgspec decoder raises for input it cannot read, in every msgspec version
 #: ``pyproject.toml`` allows: ``DecodeError`` (``ValidationError`` included) and, before
