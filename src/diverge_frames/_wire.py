@@ -25,6 +25,7 @@ from .types import CacheScope, _Wire
 
 __all__ = [
     "Payload",
+    "payload_view",
     "DECODE_ERRORS",
     "TYPED_CLASSES",
     "TYPED_METHODS",
@@ -48,6 +49,21 @@ __all__ = [
 
 #: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
 Payload = bytes | bytearray | memoryview
+
+
+def payload_view(payload: Payload) -> memoryview:
+    """A memoryview of ``payload``.
+
+    Raises TypeError when it is not bytes-like, worded as the buffer request of the
+    compiled twin words it (CPython's), so that both twins say the same.
+    """
+    try:
+        return memoryview(payload)
+    except TypeError:
+        raise TypeError(
+            f"a bytes-like object is required, not '{type(payload).__name__}'"
+        ) from None
+
 
 #: What a msgspec decoder raises for input it cannot read, in every msgspec version
 #: ``pyproject.toml`` allows: ``DecodeError`` (``ValidationError`` included) and, before
