@@ -48,7 +48,6 @@ from ._exact.serde_json import (
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
-    RELEASED_PAYLOAD,
     TAG_ERROR,
     TAG_NOTIFICATION,
     TAG_RESULT,
@@ -58,6 +57,7 @@ from ._wire import (
     encoder,
     error_decoder,
     notification_decoder,
+    payload_view,
     result_decoder,
 )
 from .errors import EmptyFrameError, FrameError, UnknownTagError
@@ -304,10 +304,7 @@ def _split(payload: Payload) -> tuple[int, Any]:
         if len(payload) <= _SLICE_LIMIT:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
-    try:
-        view = memoryview(payload)
-    except ValueError:  # released
-        raise ValueError(RELEASED_PAYLOAD) from None
+    view = payload_view(payload)
     if (
         not view.readonly
         or not view.c_contiguous
