@@ -203,6 +203,23 @@ def test_values_empty_and_not_iterable(channels: ModuleType) -> None:
     assert ch.state is ChannelState.NOT_SERVED
 
 
+def test_values_is_not_reentered(channels: ModuleType) -> None:
+    """A ``next()`` on a ``values()`` iterator while another is running (here from
+    its own source) raises ``ValueError`` in both twins, as a generator's does; the
+    running one goes on."""
+    ch = channels.NotificationChannel()
+
+    def source() -> Iterator[bytes]:
+        with pytest.raises(ValueError, match="already executing"):
+            next(values)
+        yield NOTIFICATIONS[0]
+
+    values = ch.values(source())
+    assert next(values) == _decoded(NOTIFICATIONS[0])
+    assert repr(ch) == "NotificationChannel(state=OPEN, received=1)"
+    assert list(values) == []
+
+
 def test_values_is_an_iterator(channels: ModuleType) -> None:
     values = channels.NotificationChannel().values(NOTIFICATIONS[:2])
     assert iter(values) is values

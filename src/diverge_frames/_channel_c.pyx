@@ -15,11 +15,10 @@ this twin does, all for speed and none visible:
   the same answer without the lookup of ``__instancecheck__`` on msgspec's metaclass;
 * an event is built without its dataclass ``__init__`` frame or an attribute lookup
   (``df_event`` in ``_channel.h``, its field stored in its slot): the same object;
-* ``values()`` returns an iterator object of its own (``_Values``), not a generator.
-
-Like the pure twin (and h11's state machines), a channel is for one thread or task at
-a time; no object it holds is replaced after ``__init__``, so sharing one by mistake
-gets wrong states, never freed memory.
+* ``values()`` returns an iterator object of its own (``_Values``), not a generator;
+* where the pure twin takes its lock, this one enters a critical section on the
+  channel (``cython.critical_section``: the object's own mutex on a free-threaded
+  build, nothing at all where the GIL already makes the few C lines inside atomic).
 """
 
 cimport cython
@@ -79,7 +78,10 @@ cdef class _Channel:
     @property
     def state(self):
         """The channel's :class:`ChannelState`."""
-        return _STATES[self._state]
+        cdef int state
+        with cython.critical_section(self):
+            state = self._state
+        return _STATES[state]
 
     def finish(self):
         """Record the channel response finish (the connection closed cleanly).
@@ -88,13 +90,14 @@ cdef class _Channel:
         :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
         the channel already ended (a finish twice, a finish after an abort).
         """
-        if self._state >= _FINISHED:
-            raise already_ended("finish", _STATES[self._state])
-        if self._received == 0:
-            self._state = _NOT_SERVED
-            return NOT_SERVED
-        self._state = _FINISHED
-        return FINISHED
+        cdef int state
+        with cython.critical_section(self):
+            state = self._state
+            if state < _FINISHED:
+                self._state = _FINISHED if self._received else _NOT_SERVED
+        if state >= _FINISHED:
+            raise already_ended("finish", _STATES[state])
+        return FINISHED if self._state == _FINISHED else NOT_SERVED
 
     def abort(self):
         """Record an abrupt end: the connection dropped or a frame was cut short.
@@ -103,25 +106,40 @@ cdef class _Channel:
         the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
         when the channel already ended.
         """
-        if self._state >= _FINISHED:
-            raise already_ended("abort", _STATES[self._state])
-        self._state = _ABORTED
+        cdef int state
+        with cython.critical_section(self):
+            state = self._state
+            if state < _FINISHED:
+                self._state = _ABORTED
+        if state >= _FINISHED:
+            raise already_ended("abort", _STATES[state])
         return ABORTED
 
-    cdef object _take(self, object payload):
-        # The rules of receive_value, for both kinds.
-        if self._state != _OPEN:
-            raise refused(
-                _READ_RESOURCE_RESPONSE if self._one_shot else _NOTIFICATION_RESPONSE,
-                _STATES[self._state],
-            )
-        value = self._decode(payload)
-        self._received += 1
-        if PyObject_TypeCheck(value, <PyTypeObject *>_ERROR_DATA):  # isinstance, sans hooks
-            self._state = _ERRORED
-        elif self._one_shot:
-            self._state = _ANSWERED
-        return value
+    cdef object _take(self, object payload, bint *errored):
+        # The rules of receive_value, for both kinds; *errored: the value is an
+        # ErrorData (what receive's event is judged by, not the state another thread
+        # may have changed since).
+        cdef int state
+        cdef bint error
+        with cython.critical_section(self):
+            state = self._state
+        if state == _OPEN:
+            value = self._decode(payload)
+            error = PyObject_TypeCheck(value, <PyTypeObject *>_ERROR_DATA)  # isinstance, sans hooks
+            with cython.critical_section(self):  # the state again: another thread's?
+                state = self._state
+                if state == _OPEN:
+                    self._received += 1
+                    if error:
+                        self._state = _ERRORED
+                    elif self._one_shot:
+                        self._state = _ANSWERED
+            if state == _OPEN:
+                errored[0] = error
+                return value
+        raise refused(
+            _READ_RESOURCE_RESPONSE if self._one_shot else _NOTIFICATION_RESPONSE, _STATES[state]
+        )
 
     cdef _Values _values(self, object payloads):
         cdef _Values it = _Values.__new__(_Values)
@@ -130,8 +148,11 @@ cdef class _Channel:
         return it
 
     def __repr__(self):
-        state = _STATES[self._state].name
-        return f"{type(self).__name__}(state={state}, received={self._received})"
+        cdef int state
+        cdef Py_ssize_t received
+        with cython.critical_section(self):
+            state, received = self._state, self._received
+        return f"{type(self).__name__}(state={_STATES[state].name}, received={received})"
 
 
 cdef class NotificationChannel(_Channel):
@@ -168,10 +189,11 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
         (``EmptyFrameError``, ``UnknownTagError``, ``FrameBodyError``); either way the
         state is unchanged.
         """
-        value = self._take(payload)
-        if self._state == _OPEN:
-            return df_event(Notification, _NOTIFICATION_VALUE, value)
-        return df_event(Error, _ERROR_ERROR, value)
+        cdef bint errored
+        value = self._take(payload, &errored)
+        if errored:
+            return df_event(Error, _ERROR_ERROR, value)
+        return df_event(Notification, _NOTIFICATION_VALUE, value)
 
     def receive_value(self, payload):
         """:meth:`receive`, returning the decoded value rather than an event.
@@ -180,7 +202,8 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
         ``value`` of the :class:`Notification` event) or the ``ErrorData`` (the
         ``error`` of the :class:`Error` event, after which the state is ``ERRORED``).
         """
-        return self._take(payload)
+        cdef bint errored
+        return self._take(payload, &errored)
 
     def values(self, payloads):
         """:meth:`receive_value` over ``payloads``, one as each value is asked for.
@@ -221,16 +244,18 @@ A read-resource channel: exactly one response, then the finish.
         second response or one after the end, or the payload's ``FrameError``; either
         way the state is unchanged.
         """
-        value = self._take(payload)
-        if self._state == _ANSWERED:
-            return df_event(Result, _RESULT_VALUE, value)
-        return df_event(Error, _ERROR_ERROR, value)
+        cdef bint errored
+        value = self._take(payload, &errored)
+        if errored:
+            return df_event(Error, _ERROR_ERROR, value)
+        return df_event(Result, _RESULT_VALUE, value)
 
     def receive_value(self, payload):
         """:meth:`receive`, returning the decoded value rather than an event: the
         ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
         ``ERRORED``). The same rules, state changes and errors."""
-        return self._take(payload)
+        cdef bint errored
+        return self._take(payload, &errored)
 
     def values(self, payloads):
         """:meth:`receive_value` over ``payloads``, one as each value is asked for:
@@ -243,24 +268,34 @@ A read-resource channel: exactly one response, then the finish.
 cdef class _Values:
     """What ``values()`` returns: the channel's rules over each payload as it is asked
     for. After a payload raises (or the source does) it is exhausted, as the pure
-    twin's generator is."""
+    twin's generator is; a ``next()`` while another is running (from another thread,
+    or from the source itself) raises ``ValueError``, as the generator's does."""
 
     cdef object _source
     cdef _Channel _channel
     cdef bint _done
+    cdef bint _running
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self._done:
-            raise StopIteration
+        cdef bint running, errored
+        with cython.critical_section(self):
+            running = self._running
+            self._running = True
+        if running:
+            raise ValueError("generator already executing")
         try:
-            payload = next(self._source, _END)  # the end without a StopIteration object
-            if payload is not _END:
-                return self._channel._take(payload)
+            if not self._done:
+                payload = next(self._source, _END)  # the end without a StopIteration object
+                if payload is not _END:
+                    return self._channel._take(payload, &errored)
         except BaseException:
             self._done = True
             raise
+        finally:
+            with cython.critical_section(self):
+                self._running = False
         self._done = True
         raise StopIteration

@@ -6,6 +6,7 @@ pass the same tests); :mod:`diverge_frames.channel` documents them and picks one
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -33,6 +34,7 @@ from .types import ErrorData, ReadResourceResult, ServerNotification
 __all__ = ["NotificationChannel", "OneShotChannel"]
 
 _OPEN = ChannelState.OPEN
+_ANSWERED = ChannelState.ANSWERED
 
 # An event is built the way its frozen dataclass ``__init__`` builds it (a bare
 # instance, then its one field set through the slot), without the Python frame of
@@ -57,13 +59,25 @@ def _values(receive_value: Callable[[Payload], Any], payloads: Iterator[Payload]
 
 class _Channel:
     """State shared by both channel kinds: the state, the count of responses and the
-    two ways to end."""
+    two ways to end.
 
-    __slots__ = ("_decode", "_received", "_state")
+    Each call's check of the state and its change of it run under ``_lock`` (the
+    compiled twin's critical section), so that calls from several threads take effect
+    one at a time; the decode runs outside it, so threads decode in parallel.
+    """
+
+    __slots__ = ("_decode", "_lock", "_received", "_state")
 
     _decode: Callable[[Payload], Any]
+    _lock: threading.Lock
     _state: ChannelState
     _received: int
+
+    def __init__(self, decode: Callable[[Payload], Any]) -> None:
+        self._decode = decode
+        self._lock = threading.Lock()
+        self._state = ChannelState.OPEN
+        self._received = 0
 
     @property
     def state(self) -> ChannelState:
@@ -77,13 +91,15 @@ class _Channel:
         :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
         the channel already ended (a finish twice, a finish after an abort).
         """
-        if self._state in ENDED:
-            raise already_ended("finish", self._state)
-        if self._received == 0:
-            self._state = ChannelState.NOT_SERVED
-            return NOT_SERVED
-        self._state = ChannelState.FINISHED
-        return FINISHED
+        with self._lock:
+            state = self._state
+            if state not in ENDED:
+                if self._received == 0:
+                    self._state = ChannelState.NOT_SERVED
+                    return NOT_SERVED
+                self._state = ChannelState.FINISHED
+                return FINISHED
+        raise already_ended("finish", state)
 
     def abort(self) -> Aborted:
         """Record an abrupt end: the connection dropped or a frame was cut short.
@@ -92,13 +108,28 @@ class _Channel:
         the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
         when the channel already ended.
         """
-        if self._state in ENDED:
-            raise already_ended("abort", self._state)
-        self._state = ChannelState.ABORTED
-        return ABORTED
+        with self._lock:
+            state = self._state
+            if state not in ENDED:
+                self._state = ChannelState.ABORTED
+                return ABORTED
+        raise already_ended("abort", state)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(state={self._state.name}, received={self._received})"
+        with self._lock:
+            state, received = self._state, self._received
+        return f"{type(self).__name__}(state={state.name}, received={received})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle or copy has the channel's state and a lock of its own.
+        with self._lock:
+            state = {"_decode": self._decode, "_state": self._state, "_received": self._received}
+        return {**getattr(self, "__dict__", {}), **state}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._lock = threading.Lock()
+        for name, value in state.items():
+            setattr(self, name, value)
 
 
 class NotificationChannel(_Channel):
@@ -118,11 +149,9 @@ class NotificationChannel(_Channel):
     def __init__(
         self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
     ) -> None:
-        self._decode = limited(
-            _notifications.decode if decode is None else decode, max_payload_size
+        super().__init__(
+            limited(_notifications.decode if decode is None else decode, max_payload_size)
         )
-        self._state = ChannelState.OPEN
-        self._received = 0
 
     def receive(self, payload: Payload) -> Notification | Error:
         """Take one channel response payload (``bytes``/``bytearray``/``memoryview``).
@@ -136,11 +165,11 @@ class NotificationChannel(_Channel):
         state is unchanged.
         """
         value = self.receive_value(payload)
-        if self._state is _OPEN:
-            event = _new(Notification)
-            _set_value(event, value)
-            return event
-        return _error(value)
+        if isinstance(value, ErrorData):  # as receive_value judged it
+            return _error(value)
+        event = _new(Notification)
+        _set_value(event, value)
+        return event
 
     def receive_value(self, payload: Payload) -> ServerNotification | ErrorData:
         """:meth:`receive`, returning the decoded value rather than an event.
@@ -149,13 +178,18 @@ class NotificationChannel(_Channel):
         ``value`` of the :class:`Notification` event) or the ``ErrorData`` (the
         ``error`` of the :class:`Error` event, after which the state is ``ERRORED``).
         """
-        if self._state is not _OPEN:
-            raise refused("a notification channel response", self._state)
-        value = self._decode(payload)
-        self._received += 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-        return value  # type: ignore[no-any-return]
+        state = self._state
+        if state is _OPEN:
+            value = self._decode(payload)
+            errored = isinstance(value, ErrorData)
+            with self._lock:  # the state again: another thread may have changed it
+                state = self._state
+                if state is _OPEN:
+                    self._received += 1
+                    if errored:
+                        self._state = ChannelState.ERRORED
+                    return value  # type: ignore[no-any-return]
+        raise refused("a notification channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ServerNotification | ErrorData]:
         """:meth:`receive_value` over ``payloads``, one as each value is asked for.
@@ -182,11 +216,9 @@ class OneShotChannel(_Channel):
     def __init__(
         self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
     ) -> None:
-        self._decode = limited(
-            _read_resource.decode if decode is None else decode, max_payload_size
+        super().__init__(
+            limited(_read_resource.decode if decode is None else decode, max_payload_size)
         )
-        self._state = ChannelState.OPEN
-        self._received = 0
 
     def receive(self, payload: Payload) -> Result | Error:
         """Take the channel's one response payload.
@@ -197,25 +229,27 @@ class OneShotChannel(_Channel):
         way the state is unchanged.
         """
         value = self.receive_value(payload)
-        if self._state is ChannelState.ANSWERED:
-            event = _new(Result)
-            _set_result(event, value)
-            return event
-        return _error(value)
+        if isinstance(value, ErrorData):  # as receive_value judged it
+            return _error(value)
+        event = _new(Result)
+        _set_result(event, value)
+        return event
 
     def receive_value(self, payload: Payload) -> ReadResourceResult | ErrorData:
         """:meth:`receive`, returning the decoded value rather than an event: the
         ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
         ``ERRORED``). The same rules, state changes and errors."""
-        if self._state is not _OPEN:
-            raise refused("a read-resource channel response", self._state)
-        value = self._decode(payload)
-        self._received = 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-        else:
-            self._state = ChannelState.ANSWERED
-        return value  # type: ignore[no-any-return]
+        state = self._state
+        if state is _OPEN:
+            value = self._decode(payload)
+            answer = ChannelState.ERRORED if isinstance(value, ErrorData) else _ANSWERED
+            with self._lock:  # the state again: another thread may have changed it
+                state = self._state
+                if state is _OPEN:
+                    self._received = 1
+                    self._state = answer
+                    return value  # type: ignore[no-any-return]
+        raise refused("a read-resource channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ReadResourceResult | ErrorData]:
         """:meth:`receive_value` over ``payloads``, one as each value is asked for:
