@@ -355,3 +355,70 @@ def test_one_subscription_keeps_one_ask_open() -> None:
         done = [call for calls in outcomes for call in calls]
         assert sub.asks == done.count("asked") >= 1
         assert done.count("stream_ended") == sub.asks - (sub.state is SubscriptionState.OPEN)
+
+
+# ------------------------------------------------------- a value changed meanwhile
+
+
+def test_encoding_a_value_another_thread_changes(frames: ModuleType) -> None:
+    """While a thread keeps changing a custom notification's params, each encode
+    writes a valid payload of some state of them or raises ``ValueError`` saying the
+    value changed; never the walk's ``RuntimeError``."""
+    params: dict[str, Any] = {f"k{i}": i for i in range(40)}
+    value = frames.decode_notification(b'\x00{"method":"x/custom","params":{}}')
+    value = type(value)(method="x/custom", params=params)
+    stop = threading.Event()
+
+    def change() -> None:
+        i = 0
+        while not stop.is_set():
+            params[f"n{i % 5}"] = i
+            params.pop(f"n{(i + 2) % 5}", None)
+            i += 1
+
+    changer = threading.Thread(target=change)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    changer.start()
+    outcomes: list[Any] = []
+    try:
+        for _ in range(STRESS_ROUNDS * 50):
+            try:
+                outcomes.append(frames.encode_notification(value))
+            except ValueError as exc:
+                outcomes.append(exc)
+    finally:
+        stop.set()
+        changer.join()
+        sys.setswitchinterval(interval)
+    for got in outcomes:
+        if isinstance(got, bytes):
+            assert frames.decode_notification(got).method == "x/custom"
+        else:
+            assert re.fullmatch(
+                r"\$: the value changed while it was encoded \(.+ during iteration\): "
+                r"encode a value that no other thread changes meanwhile",
+                str(got),
+            ), got
+
+
+def test_a_change_during_the_walk_is_a_value_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the walk raises for a dict or set changed under it becomes the check's
+    ``ValueError``; a ``RecursionError`` (also a ``RuntimeError``) is not reworded."""
+    from diverge_frames import _checks
+
+    value = ErrorData(-32603, "m", {"a": [1]})
+
+    def changed(*args: Any) -> Any:
+        raise RuntimeError("dictionary changed size during iteration")
+
+    monkeypatch.setattr(_checks, "_struct", changed)
+    with pytest.raises(ValueError, match=r"^\$: the value changed while it was encoded"):
+        _checks.check(value)
+
+    def deep(*args: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(_checks, "_struct", deep)
+    with pytest.raises(RecursionError):
+        _checks.check(value)
