@@ -35,6 +35,7 @@ __all__ = ["NotificationChannel", "OneShotChannel"]
 
 _OPEN = ChannelState.OPEN
 _ANSWERED = ChannelState.ANSWERED
+_ERRORED = ChannelState.ERRORED
 
 # An event is built the way its frozen dataclass ``__init__`` builds it (a bare
 # instance, then its one field set through the slot), without the Python frame of
@@ -165,11 +166,13 @@ class NotificationChannel(_Channel):
         state is unchanged.
         """
         value = self.receive_value(payload)
-        if isinstance(value, ErrorData):  # as receive_value judged it
-            return _error(value)
-        event = _new(Notification)
-        _set_value(event, value)
-        return event
+        # Still OPEN: what this call took was no error (one would have ended OPEN for
+        # good); otherwise the value says, as another thread may have changed the state.
+        if self._state is _OPEN or not isinstance(value, ErrorData):
+            event = _new(Notification)
+            _set_value(event, value)
+            return event
+        return _error(value)
 
     def receive_value(self, payload: Payload) -> ServerNotification | ErrorData:
         """:meth:`receive`, returning the decoded value rather than an event.
@@ -182,13 +185,17 @@ class NotificationChannel(_Channel):
         if state is _OPEN:
             value = self._decode(payload)
             errored = isinstance(value, ErrorData)
-            with self._lock:  # the state again: another thread may have changed it
+            lock = self._lock  # acquire and release: half the cost of a with statement
+            lock.acquire()
+            try:  # the state again: another thread may have changed it
                 state = self._state
                 if state is _OPEN:
                     self._received += 1
                     if errored:
-                        self._state = ChannelState.ERRORED
+                        self._state = _ERRORED
                     return value  # type: ignore[no-any-return]
+            finally:
+                lock.release()
         raise refused("a notification channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ServerNotification | ErrorData]:
@@ -229,11 +236,12 @@ class OneShotChannel(_Channel):
         way the state is unchanged.
         """
         value = self.receive_value(payload)
-        if isinstance(value, ErrorData):  # as receive_value judged it
-            return _error(value)
-        event = _new(Result)
-        _set_result(event, value)
-        return event
+        state = self._state  # what this call set, unless the channel has ended since
+        if state is _ANSWERED or (state is not _ERRORED and not isinstance(value, ErrorData)):
+            event = _new(Result)
+            _set_result(event, value)
+            return event
+        return _error(value)
 
     def receive_value(self, payload: Payload) -> ReadResourceResult | ErrorData:
         """:meth:`receive`, returning the decoded value rather than an event: the
@@ -242,13 +250,17 @@ class OneShotChannel(_Channel):
         state = self._state
         if state is _OPEN:
             value = self._decode(payload)
-            answer = ChannelState.ERRORED if isinstance(value, ErrorData) else _ANSWERED
-            with self._lock:  # the state again: another thread may have changed it
+            answer = _ERRORED if isinstance(value, ErrorData) else _ANSWERED
+            lock = self._lock
+            lock.acquire()
+            try:  # the state again: another thread may have changed it
                 state = self._state
                 if state is _OPEN:
                     self._received = 1
                     self._state = answer
                     return value  # type: ignore[no-any-return]
+            finally:
+                lock.release()
         raise refused("a read-resource channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ReadResourceResult | ErrorData]:
