@@ -15,6 +15,13 @@ this twin does, all for speed and none visible:
   the same answer without the lookup of ``__instancecheck__`` on msgspec's metaclass;
 * an event is built without its dataclass ``__init__`` frame or an attribute lookup
   (``df_event`` in ``_channel.h``, its field stored in its slot): the same object;
+* a notification channel keeps the two ``Notification`` events it returned last and
+  gives one out again, holding the new value (``df_refill``), once nothing but the
+  channel holds it (its reference count says so), as CPython's ``zip`` reuses its
+  result tuple: no one can see the change, and the event costs no allocation (a loop
+  holds the last event while it receives the next, so the one before is the free
+  one). The two are dropped when no notification may follow (an error, the end); a
+  free-threaded build, where a reference count is no such proof, builds each anew;
 * ``values()`` returns an iterator object of its own (``_Values``), not a generator;
 * where the pure twin takes its lock, this one enters a critical section on the
   channel (``cython.critical_section``: the object's own mutex on a free-threaded
@@ -23,6 +30,7 @@ this twin does, all for speed and none visible:
 
 cimport cython
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
+from cpython.ref cimport Py_REFCNT
 
 from . import notifications as _notifications
 from . import read_resource as _read_resource
@@ -33,6 +41,8 @@ from .types import ErrorData
 cdef extern from "_channel.h":
     Py_ssize_t df_slot_offset(object cls, object descr) except -1
     object df_event(object cls, Py_ssize_t offset, object value)
+    void df_refill(object event, Py_ssize_t offset, object value)
+    const bint DF_EVENT_REUSE
 
 # The states, as indexes into _STATES (the order of ChannelState's members).
 cdef enum:
@@ -74,6 +84,11 @@ cdef class _Channel:
     cdef int _state
     cdef Py_ssize_t _received
     cdef bint _one_shot
+    # The two Notification events receive returned last, kept to be reused once no
+    # one else holds them (a loop holds the last while it receives the next, so the
+    # one before is free by then); dropped when no more can come.
+    cdef object _last
+    cdef object _before
 
     @property
     def state(self):
@@ -97,6 +112,7 @@ cdef class _Channel:
                 self._state = _FINISHED if self._received else _NOT_SERVED
         if state >= _FINISHED:
             raise already_ended("finish", _STATES[state])
+        self._last = self._before = None
         return FINISHED if self._state == _FINISHED else NOT_SERVED
 
     def abort(self):
@@ -113,6 +129,7 @@ cdef class _Channel:
                 self._state = _ABORTED
         if state >= _FINISHED:
             raise already_ended("abort", _STATES[state])
+        self._last = self._before = None
         return ABORTED
 
     cdef object _take(self, object payload, bint *errored):
@@ -136,6 +153,8 @@ cdef class _Channel:
                         self._state = _ANSWERED
             if state == _OPEN:
                 errored[0] = error
+                if error:
+                    self._last = self._before = None  # no notification may follow
                 return value
         raise refused(
             _READ_RESOURCE_RESPONSE if self._one_shot else _NOTIFICATION_RESPONSE, _STATES[state]
@@ -153,6 +172,15 @@ cdef class _Channel:
         with cython.critical_section(self):
             state, received = self._state, self._received
         return f"{type(self).__name__}(state={_STATES[state].name}, received={received})"
+
+    def __reduce__(self):
+        # A pickle or copy: the rules' state, without the events kept for reuse.
+        cdef int state
+        cdef Py_ssize_t received
+        with cython.critical_section(self):
+            state, received = self._state, self._received
+        made = (type(self), self._decode, state, received, self._one_shot)
+        return _rebuilt, made, getattr(self, "__dict__", None)
 
 
 cdef class NotificationChannel(_Channel):
@@ -193,6 +221,15 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
         value = self._take(payload, &errored)
         if errored:
             return df_event(Error, _ERROR_ERROR, value)
+        if DF_EVENT_REUSE:
+            event = self._before
+            if event is not None and Py_REFCNT(event) == 2:  # self._before and event
+                df_refill(event, _NOTIFICATION_VALUE, value)  # held by no one else: unseen
+            else:
+                event = df_event(Notification, _NOTIFICATION_VALUE, value)
+            self._before = self._last
+            self._last = event
+            return event
         return df_event(Notification, _NOTIFICATION_VALUE, value)
 
     def receive_value(self, payload):
@@ -262,6 +299,18 @@ A read-resource channel: exactly one response, then the finish.
         the one response's value, then ``SequenceError`` if another payload follows.
         The first payload that raises ends the iterator with that error."""
         return self._values(payloads)
+
+
+def _rebuilt(cls, decode, int state, Py_ssize_t received, bint one_shot):
+    """The channel a pickle or copy of one (``_Channel.__reduce__``) holds."""
+    if not _OPEN <= state <= _ABORTED:
+        raise ValueError(f"not a channel state: {state}")
+    cdef _Channel channel = cls.__new__(cls)
+    channel._decode = decode
+    channel._state = state
+    channel._received = received
+    channel._one_shot = one_shot
+    return channel
 
 
 @cython.auto_pickle(False)  # as the pure twin's generator: not picklable
