@@ -35,3 +35,23 @@ def test_relay_benchmark_runs(tmp_path: Path) -> None:
     for each in result.values():
         assert {"channel", "receive_value", "values", "minimal", "bare"} <= each["loops"].keys()
         assert all(row["ns_per_frame"] > 0 for row in each["loops"].values())
+
+
+def test_layer_benchmark_runs(tmp_path: Path) -> None:
+    """``--layer``: the channel layer alone, every loop over the 71 notifications."""
+    if not (ROOT / "benchmarks" / "relay.py").exists():
+        pytest.skip("no benchmarks/ here")
+    out = tmp_path / "layer.json"
+    args = ["--layer", "--rounds", "1", "--target-ms", "0.05", "--json", str(out)]
+    subprocess.run(
+        [sys.executable, "-m", "benchmarks.relay", *args],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(out.read_text(encoding="utf-8"))["layer"]
+    assert result["frames"] == 71
+    loops = result["loops"]
+    assert {"decode", "pure receive_value", "pure receive", "pure receive + value"} <= loops.keys()
+    assert all(row["ns_per_frame"] > 0 for row in loops.values())
