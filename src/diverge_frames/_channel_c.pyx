@@ -197,6 +197,11 @@ The notification channel (kind 4, ``/mcp/notifications/{channel}``).
     ``max_payload_size``: payloads longer than this many bytes are refused with
     :class:`~diverge_frames.errors.PayloadTooLargeError` before they are read (none by
     default, as rmcp has none); see :func:`diverge_frames._events.limited`.
+
+    One channel may be fed from several threads: each call takes effect at once, as
+    if the calls ran one after another (the decodes themselves run in parallel), so
+    the rules hold whatever the order; a ``values()`` iterator is for one thread at
+    a time, as a generator is.
     """
 
     def __init__(self, decode=None, *, max_payload_size=None):
@@ -263,7 +268,8 @@ A read-resource channel: exactly one response, then the finish.
 
     ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
     defaults to :func:`diverge_frames.read_resource.decode`. ``max_payload_size``: as
-    :class:`NotificationChannel`'s.
+    :class:`NotificationChannel`'s. Threads: as :class:`NotificationChannel`, so of
+    responses fed at once from several threads exactly one is taken.
     """
 
     def __init__(self, decode=None, *, max_payload_size=None):

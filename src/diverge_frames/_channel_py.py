@@ -64,7 +64,8 @@ class _Channel:
 
     Each call's check of the state and its change of it run under ``_lock`` (the
     compiled twin's critical section), so that calls from several threads take effect
-    one at a time; the decode runs outside it, so threads decode in parallel.
+    one at a time; the decode runs outside it, so threads decode in parallel. The lock
+    is taken with ``acquire`` and ``release``, at half the cost of a ``with``.
     """
 
     __slots__ = ("_decode", "_lock", "_received", "_state")
@@ -73,12 +74,6 @@ class _Channel:
     _lock: threading.Lock
     _state: ChannelState
     _received: int
-
-    def __init__(self, decode: Callable[[Payload], Any]) -> None:
-        self._decode = decode
-        self._lock = threading.Lock()
-        self._state = ChannelState.OPEN
-        self._received = 0
 
     @property
     def state(self) -> ChannelState:
@@ -92,7 +87,9 @@ class _Channel:
         :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
         the channel already ended (a finish twice, a finish after an abort).
         """
-        with self._lock:
+        lock = self._lock
+        lock.acquire()
+        try:
             state = self._state
             if state not in ENDED:
                 if self._received == 0:
@@ -100,6 +97,8 @@ class _Channel:
                     return NOT_SERVED
                 self._state = ChannelState.FINISHED
                 return FINISHED
+        finally:
+            lock.release()
         raise already_ended("finish", state)
 
     def abort(self) -> Aborted:
@@ -109,11 +108,15 @@ class _Channel:
         the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
         when the channel already ended.
         """
-        with self._lock:
+        lock = self._lock
+        lock.acquire()
+        try:
             state = self._state
             if state not in ENDED:
                 self._state = ChannelState.ABORTED
                 return ABORTED
+        finally:
+            lock.release()
         raise already_ended("abort", state)
 
     def __repr__(self) -> str:
@@ -143,6 +146,11 @@ class NotificationChannel(_Channel):
     ``max_payload_size``: payloads longer than this many bytes are refused with
     :class:`~diverge_frames.errors.PayloadTooLargeError` before they are read (none by
     default, as rmcp has none); see :func:`diverge_frames._events.limited`.
+
+    One channel may be fed from several threads: each call takes effect at once, as
+    if the calls ran one after another (the decodes themselves run in parallel), so
+    the rules hold whatever the order; a ``values()`` iterator is for one thread at
+    a time, as a generator is.
     """
 
     __slots__ = ()
@@ -150,9 +158,12 @@ class NotificationChannel(_Channel):
     def __init__(
         self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
     ) -> None:
-        super().__init__(
-            limited(_notifications.decode if decode is None else decode, max_payload_size)
+        self._decode = limited(
+            _notifications.decode if decode is None else decode, max_payload_size
         )
+        self._lock = threading.Lock()
+        self._state = _OPEN
+        self._received = 0
 
     def receive(self, payload: Payload) -> Notification | Error:
         """Take one channel response payload (``bytes``/``bytearray``/``memoryview``).
@@ -185,7 +196,7 @@ class NotificationChannel(_Channel):
         if state is _OPEN:
             value = self._decode(payload)
             errored = isinstance(value, ErrorData)
-            lock = self._lock  # acquire and release: half the cost of a with statement
+            lock = self._lock
             lock.acquire()
             try:  # the state again: another thread may have changed it
                 state = self._state
@@ -215,7 +226,8 @@ class OneShotChannel(_Channel):
 
     ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
     defaults to :func:`diverge_frames.read_resource.decode`. ``max_payload_size``: as
-    :class:`NotificationChannel`'s.
+    :class:`NotificationChannel`'s. Threads: as :class:`NotificationChannel`, so of
+    responses fed at once from several threads exactly one is taken.
     """
 
     __slots__ = ()
@@ -223,9 +235,12 @@ class OneShotChannel(_Channel):
     def __init__(
         self, decode: Callable[[Payload], Any] | None = None, *, max_payload_size: int | None = None
     ) -> None:
-        super().__init__(
-            limited(_read_resource.decode if decode is None else decode, max_payload_size)
+        self._decode = limited(
+            _read_resource.decode if decode is None else decode, max_payload_size
         )
+        self._lock = threading.Lock()
+        self._state = _OPEN
+        self._received = 0
 
     def receive(self, payload: Payload) -> Result | Error:
         """Take the channel's one response payload.

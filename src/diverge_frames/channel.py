@@ -46,7 +46,9 @@ iterable of payloads; neither builds an event::
     ch.finish()
 
 The classes are compiled when the extension is built (``_channel_c``) and pure Python
-otherwise (``_channel_py``), the same rules, events and errors either way.
+otherwise (``_channel_py``), the same rules, events and errors either way, and the same
+under threads: one channel may be fed from several, each call taking effect at once
+(docs/channels.md, "Threads").
 
 For asyncio see :mod:`diverge_frames.aio`; for when the proxy asks for a notification
 channel at all see :class:`NotificationSubscription`.
@@ -160,7 +162,9 @@ class NotificationSubscription:
 
     A call the state forbids (:meth:`asked` when no ask is due, :meth:`stream_ended`
     with no ask open) raises :class:`~diverge_frames.errors.SequenceError` and leaves
-    the state unchanged.
+    the state unchanged. Calls from several threads take effect one at a time, so
+    of two threads that both saw :meth:`should_ask` true, one ``asked()`` is taken
+    and the other raises.
     """
 
     __slots__ = ("_asks", "_lock", "_state")
