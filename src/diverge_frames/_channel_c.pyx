@@ -112,7 +112,8 @@ cdef class _Channel:
                 self._state = _FINISHED if self._received else _NOT_SERVED
         if state >= _FINISHED:
             raise already_ended("finish", _STATES[state])
-        self._last = self._before = None
+        if self._last is not None:  # a notification channel's kept events
+            self._last = self._before = None
         return FINISHED if self._state == _FINISHED else NOT_SERVED
 
     def abort(self):
@@ -129,7 +130,8 @@ cdef class _Channel:
                 self._state = _ABORTED
         if state >= _FINISHED:
             raise already_ended("abort", _STATES[state])
-        self._last = self._before = None
+        if self._last is not None:  # a notification channel's kept events
+            self._last = self._before = None
         return ABORTED
 
     cdef object _take(self, object payload, bint *errored):
