@@ -105,16 +105,18 @@ cdef class _Channel:
         :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
         the channel already ended (a finish twice, a finish after an abort).
         """
-        cdef int state
+        cdef int state, ended = _FINISHED
         with cython.critical_section(self):
             state = self._state
             if state < _FINISHED:
-                self._state = _FINISHED if self._received else _NOT_SERVED
+                if self._received == 0:
+                    ended = _NOT_SERVED
+                self._state = ended
         if state >= _FINISHED:
             raise already_ended("finish", _STATES[state])
-        if self._last is not None:  # a notification channel's kept events
+        if DF_EVENT_REUSE and self._last is not None:  # a notification channel's kept events
             self._last = self._before = None
-        return FINISHED if self._state == _FINISHED else NOT_SERVED
+        return FINISHED if ended == _FINISHED else NOT_SERVED
 
     def abort(self):
         """Record an abrupt end: the connection dropped or a frame was cut short.
@@ -130,7 +132,7 @@ cdef class _Channel:
                 self._state = _ABORTED
         if state >= _FINISHED:
             raise already_ended("abort", _STATES[state])
-        if self._last is not None:  # a notification channel's kept events
+        if DF_EVENT_REUSE and self._last is not None:  # a notification channel's kept events
             self._last = self._before = None
         return ABORTED
 
@@ -155,7 +157,7 @@ cdef class _Channel:
                         self._state = _ANSWERED
             if state == _OPEN:
                 errored[0] = error
-                if error:
+                if DF_EVENT_REUSE and error:
                     self._last = self._before = None  # no notification may follow
                 return value
         raise refused(
