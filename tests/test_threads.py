@@ -225,15 +225,24 @@ def _take(channel: Any, way: str, payloads: list[bytes], log: list[tuple[str, An
             log.append(("refused", str(exc)))
 
 
-def _stress(make: Any, plans: list[list[bytes]]) -> list[tuple[Any, list[list[tuple[str, Any]]]]]:
+def _stress(
+    make: Any, plans: list[list[bytes]], decode: Any
+) -> list[tuple[Any, list[list[tuple[str, Any]]]]]:
     """STRESS_ROUNDS rounds: a channel from ``make()``, and thread ``i`` feeding it
     ``plans[i]`` (the way ``WAYS[i % 3]``), all 8 started together; each round's
-    channel and the threads' logs."""
+    channel and the threads' logs, once every value a thread was given (bare or in
+    its event, kept in the log) is checked to be ``decode`` of the payload that
+    thread fed, so that no event another thread received changed it."""
+    expected = {p: decode(p) for plan in plans for p in plan if p not in (b"finish", b"abort")}
     out = []
     for _ in range(STRESS_ROUNDS):
         channel = make()
         logs: list[list[tuple[str, Any]]] = [[] for _ in plans]
         _in_threads(lambda i: _take(channel, WAYS[i % len(WAYS)], plans[i], logs[i]))  # noqa: B023
+        for plan, log in zip(plans, logs, strict=True):
+            for payload, entry in zip(plan, log, strict=True):
+                if entry[0] in ("event", "accepted"):
+                    assert _unwrapped(entry)[1] == expected[payload]
         out.append((channel, logs))
     return out
 
@@ -281,7 +290,9 @@ def test_one_notification_channel_takes_one_error(channels: ModuleType, frames: 
         for i in range(THREADS)
     ]
     for channel, logs in _stress(
-        lambda: channels.NotificationChannel(decode=frames.decode_notification), plans
+        lambda: channels.NotificationChannel(decode=frames.decode_notification),
+        plans,
+        frames.decode_notification,
     ):
         assert _count(logs, "error") == 1
         assert _received(channel) == _count(logs, "value") + 1
@@ -301,7 +312,9 @@ def test_one_notification_channel_ends_once(channels: ModuleType, frames: Module
     plans = [NOTIFICATIONS[i : i + 6] for i in range(THREADS - 2)]
     plans += [[*NOTIFICATIONS[:1], b"finish", *NOTIFICATIONS[1:2]], [b"abort", *NOTIFICATIONS[:1]]]
     for channel, logs in _stress(
-        lambda: channels.NotificationChannel(decode=frames.decode_notification), plans
+        lambda: channels.NotificationChannel(decode=frames.decode_notification),
+        plans,
+        frames.decode_notification,
     ):
         ends = [got for log in logs for kind, got in log if kind == "end"]
         assert len(ends) == 1, ends
@@ -326,7 +339,9 @@ def test_one_shot_channel_takes_one_response(channels: ModuleType, frames: Modul
     result: exactly one response is taken, and the state says which."""
     plans = [[(RESULTS + ERRORS)[i % 8], RESULTS[0]] for i in range(THREADS)]
     for channel, logs in _stress(
-        lambda: channels.OneShotChannel(decode=frames.decode_read_resource), plans
+        lambda: channels.OneShotChannel(decode=frames.decode_read_resource),
+        plans,
+        frames.decode_read_resource,
     ):
         values, errors = _count(logs, "value"), _count(logs, "error")
         assert values + errors == 1 == _received(channel)
