@@ -93,6 +93,7 @@ SDIST_REQUIRED = [
     "tests/data/*",
     "tests/c/*.c",
     "examples/relay.py",
+    "examples/mcp_session.py",
 ]
 SDIST_FORBIDDEN = [
     "src/*.c",  # the C Cython writes (the C test of the scanners, tests/c/, is source)
