@@ -4,7 +4,8 @@ along its plan (:mod:`diverge_frames._plans`, where the rules are).
 :func:`check` returns the value itself when it is written as rmcp writes it, or a copy
 made canonical; it raises ``TypeError`` (a member of the wrong Python type, ``None``
 where a member is required included) or ``ValueError`` (the right type, a value rmcp
-cannot hold), each message starting with the member's wire path: ``$.params.level:``.
+cannot hold), each message starting with the member's wire path: ``$.params.level:``;
+``ValueError`` too for a value another thread changes as it is walked.
 
 :func:`check_plain` applies the same rules to the plain Python value of a frame (what
 ``convert`` and the ``mcp`` bridge are given), where they say it has no JSON that rmcp
@@ -81,6 +82,13 @@ def check(value: Any) -> Any:
         return _struct(value, plan, "$", 1)
     except _Problem as problem:
         raise problem.error_type(problem.message) from None
+    except RecursionError:
+        raise
+    except RuntimeError as exc:  # a dict or set another thread changed as it was walked
+        raise ValueError(
+            f"$: the value changed while it was encoded ({exc}): encode a value that no "
+            "other thread changes meanwhile"
+        ) from None
 
 
 def _at(path: str, error_type: type[Exception], message: str) -> _Problem:
