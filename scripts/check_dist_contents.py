@@ -83,7 +83,8 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_serde_json_scan.h",
     f"src/{PACKAGE}/_serde_json_glance.h",
     f"src/{PACKAGE}/_pow10.h",
-    f"src/{PACKAGE}/_exact.pxi",
+    f"src/{PACKAGE}/_precheck.pxi",
+    f"src/{PACKAGE}/_encode.pxi",
     f"src/{PACKAGE}/_check.h",
     f"src/{PACKAGE}/_frames_c.pyi",
     f"src/{PACKAGE}/_scan.h",
@@ -105,6 +106,7 @@ SDIST_REQUIRED = [
     "tests/data/*",
     "tests/c/*.c",
     "examples/relay.py",
+    "examples/mcp_session.py",
 ]
 SDIST_FORBIDDEN = [
     "src/*.c",  # the C Cython writes (the C test of the scanners, tests/c/, is source)

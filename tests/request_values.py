@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from diverge_frames import types as t
-from diverge_frames._serde import f32
+from diverge_frames._exact.serde import f32
 
 TEXT = st.text(max_size=12)
 #: A float rmcp reads back exactly: at most 15 significant digits, below 10^16.

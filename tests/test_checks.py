@@ -128,7 +128,7 @@ def test_refused_with_the_member_path(frames: Any, value: Any, error: type, star
 
 def test_too_deep_a_free_form_value_is_refused(frames: Any) -> None:
     """serde_json reads at most MAX_DEPTH levels: the frame is 2 (top, params) + data's."""
-    from diverge_frames._serde_json import MAX_DEPTH
+    from diverge_frames._exact.serde_json import MAX_DEPTH
 
     def nested(levels: int) -> Any:
         value: Any = []

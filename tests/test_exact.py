@@ -2,9 +2,9 @@
 replaces it where it may not, in both implementations.
 
 * numbers: every number of a body is serde_json's value (generated bodies of thousands
-  of numbers each, against :func:`~diverge_frames._serde_json.serde_number`);
+  of numbers each, against :func:`~diverge_frames._exact.serde_json.serde_number`);
 * keys: a repeated, escaped or 17th key at each depth gives what the reference
-  reading (:func:`diverge_frames._rmcp.decode_exact`, one token at a time) gives;
+  reading (:func:`diverge_frames._exact.rmcp_read.read_exactly`, one token at a time) gives;
 * the caller's stack depth does not change a result;
 * nothing of a body stays behind after a decode;
 * a buffer overwritten by another thread while it is decoded gives a FrameError or
@@ -30,8 +30,15 @@ import pytest
 from helpers import decoder, encoder, outcome, same
 from number_tokens import NUMBER, tokens
 
-from diverge_frames import FrameBodyError, FrameError, _frames_py, _rmcp
-from diverge_frames._serde_json import Reject, serde_number
+from diverge_frames import FrameBodyError, FrameError, _frames_py
+from diverge_frames._exact import rejection, rmcp_read
+from diverge_frames._exact.rmcp_structs import (
+    EXPECT_ERROR,
+    EXPECT_NOTIFICATION,
+    EXPECT_RESULT,
+    EXPECTED,
+)
+from diverge_frames._exact.serde_json import Reject, serde_number
 from diverge_frames._wire import result_decoder
 
 COUNT = int(os.environ.get("DIVERGE_FRAMES_NUMBERS", "100000"))
@@ -48,7 +55,7 @@ def _reference(channel: str, payload: bytes) -> Any:
         else "ReadResourceResult"
     )
     try:
-        return _rmcp.decode_exact(body, tag, expected)
+        return rmcp_read.read_exactly(body, tag, EXPECTED.index(expected))
     except FrameBodyError as exc:
         return exc
 
@@ -86,13 +93,13 @@ def test_rmcp_numbers_stay_plain() -> None:
     reading (the pre-check of the pure twin says 0)."""
     for number in ("1e-7", "0.30000000000000004", "1733011200123456789", "1e-05", "1e+16"):
         body = b'{"code":1,"message":"m","data":' + number.encode() + b"}"
-        assert _frames_py._needs_exact(body, "ErrorData") == 0, number
+        assert _frames_py._precheck(body, EXPECT_ERROR) == 0, number
     log = (
         b'{"method":"notifications/message","params":{"level":"info","data":{'
         + b",".join(b'"f%d":%d' % (i, i) for i in range(17))
         + b"}}}"
     )
-    assert _frames_py._needs_exact(log, "ServerNotification") == 0
+    assert _frames_py._precheck(log, EXPECT_NOTIFICATION) == 0
 
 
 # ------------------------------------------------------------------ keys
@@ -419,13 +426,13 @@ def test_item_rejection_only_inside_contents() -> None:
         raise AssertionError(body)
 
     inside = error(b'{"contents":[{"uri":"u","text":"t"},{"uri":"u","text":"t","_meta":1}]}')
-    found = _rmcp.item_rejection(0, inside)
+    found = rejection.item_rejection(0, inside)
     assert found is not None and found.__cause__ is inside
     assert (found.path, found.expected) == ("$.contents[1]._meta", "ReadResourceResult")
-    assert str(found) == str(_rmcp.rejection(b"", 0, "ReadResourceResult", None, None, inside))
-    assert _rmcp.item_rejection(0, error(b'{"contents":null}')).path == "$.contents"
+    assert str(found) == str(rejection.rejection(b"", 0, EXPECT_RESULT, None, None, inside))
+    assert rejection.item_rejection(0, error(b'{"contents":null}')).path == "$.contents"
     for body in [b'{"cacheScope":{"private":null},"contents":[]}', b"{}", b'{"contents":[']:
-        assert _rmcp.item_rejection(0, error(body)) is None, body
+        assert rejection.item_rejection(0, error(body)) is None, body
 
 
 def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -435,7 +442,7 @@ def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> 
     def not_called(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the exact reading was called")
 
-    monkeypatch.setattr(_frames_py, "decode_exact", not_called)
+    monkeypatch.setattr(_frames_py, "read_exactly", not_called)
     monkeypatch.setattr(_frames_py, "_exact", not_called)
     payload = _result([_GOOD % i for i in range(100)] + [b'{"text":"t"}'])
     with pytest.raises(FrameBodyError) as caught:

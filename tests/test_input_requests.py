@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from diverge_frames import types as t
-from diverge_frames._serde import f32
+from diverge_frames._exact.serde import f32
 
 PAYLOADS = {"bytes": bytes, "bytearray": bytearray, "memoryview": memoryview}
 

@@ -9,28 +9,35 @@
 from __future__ import annotations
 
 import ast
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
+import helpers
 import pytest
 
 import diverge_frames
-from diverge_frames import _rmcp, _serde_json, _wire
+from diverge_frames import _frames_py, _wire
 from diverge_frames import types as t
+from diverge_frames._exact import rmcp_read, rmcp_structs, serde_json
 
 PACKAGE = Path(diverge_frames.__file__).parent
 
 
 def test_compiled_limits_equal_the_rules(frames) -> None:
-    """The C header's limits and reason codes (``_serde_json.h``) are ``_serde_json``'s."""
+    """The C header's limits and reason codes (``_serde_json.h``) are ``_exact.serde_json``'s."""
     if frames.__name__.endswith("_frames_py"):
         pytest.skip("the pure twin reads the rules' constants directly")
     limits = frames.LIMITS
-    assert limits["MAX_DEPTH"] == _serde_json.MAX_DEPTH
-    assert limits["MAX_POWER"] == _serde_json.MAX_POWER
-    assert limits["MAX_SIGNIFICAND"] == _serde_json.MAX_SIGNIFICAND
+    assert limits["MAX_DEPTH"] == serde_json.MAX_DEPTH
+    assert limits["MAX_POWER"] == serde_json.MAX_POWER
+    assert limits["MAX_SIGNIFICAND"] == serde_json.MAX_SIGNIFICAND
     for name, code in limits["REASONS"].items():
-        assert _serde_json.REASONS[code] == getattr(_serde_json, name), name
-    assert len(limits["REASONS"]) == len(_serde_json.REASONS) - 1
+        assert serde_json.REASONS[code] == getattr(serde_json, name), name
+    assert len(limits["REASONS"]) == len(serde_json.REASONS) - 1
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -73,14 +80,234 @@ def test_typed_method_lists_come_from_the_classes() -> None:
     assert frozenset(t.TYPED_NOTIFICATIONS) == _wire.TYPED_CLASSES
     # rmcp types every method but those whose params are exact-fit custom shapes
     untyped = {"notifications/tasks/status", "notifications/elicitation/complete"}
-    assert set(_rmcp.RMCP_TYPED) == set(_wire.TYPED_METHODS) - untyped
-    assert _rmcp.RMCP_TYPED["notifications/progress"] == (
+    assert set(rmcp_structs.RMCP_TYPED) == set(_wire.TYPED_METHODS) - untyped
+    assert rmcp_structs.RMCP_TYPED["notifications/progress"] == (
         "message",
         "progress",
         "progressToken",
         "total",
     )
-    assert _rmcp.RMCP_TYPED["notifications/tools/list_changed"] == ()
+    assert rmcp_structs.RMCP_TYPED["notifications/tools/list_changed"] == ()
+
+
+#: Bodies of a method rmcp types whose params its typed variant does not read: rmcp
+#: takes each as a CustomNotification.
+MISFITS = [
+    b'{"method":"notifications/progress","params":{"progressToken":1}}',
+    b'{"method":"notifications/message","params":{"level":"loud","data":1}}',
+    b'{"params":{"requestId":[1]},"method":"notifications/cancelled"}',
+    b'{"method":"notifications/resources/updated","params":{"uri":7,"n":[{"a":1}]}}',
+]
+
+
+@pytest.mark.c_extension
+@pytest.mark.parametrize("body", MISFITS)
+def test_a_misfit_is_read_twice_by_msgspec_and_scanned_once(body: bytes) -> None:
+    """The compiled twin: the typed attempt, one general read, one C scan."""
+    compiled = helpers.compiled()
+    if compiled._counts() is None:
+        pytest.skip("free-threaded CPython does not count")
+    value = compiled.decode_notification(b"\x00" + body)
+    assert type(value) is t.CustomNotification
+    reads, scans = compiled._counts()
+    assert reads <= 2, reads
+    assert scans == 1, scans
+
+
+@pytest.mark.parametrize("body", MISFITS)
+def test_a_misfit_is_read_twice_by_msgspec_in_the_pure_twin(
+    body: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pure twin: the typed attempt and the custom decoder, then one exact reading."""
+    counts = {"msgspec": 0, "read": 0}
+
+    def counted(what: str, function: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            counts[what] += 1
+            return function(*args, **kwargs)
+
+        return call
+
+    for name in ("_decode_typed", "_decode_custom"):
+        monkeypatch.setattr(_frames_py, name, counted("msgspec", getattr(_frames_py, name)))
+    monkeypatch.setattr(rmcp_read, "read", counted("read", rmcp_read.read))
+    value = _frames_py.decode_notification(b"\x00" + body)
+    assert type(value) is t.CustomNotification
+    assert counts["msgspec"] <= 2, counts
+    assert counts["read"] <= 1, counts
+
+
+def test_the_counts_see_each_reading() -> None:
+    """The compiled twin's counts move with what it reads: none for a plain typed body
+    but the typed attempt, a scan for a body with a repeated member."""
+    compiled = helpers.compiled()
+    if compiled._counts() is None:
+        pytest.skip("free-threaded CPython does not count")
+    compiled.decode_notification(b'\x00{"method":"notifications/tools/list_changed"}')
+    assert compiled._counts() == (1, 0)
+    compiled.decode_notification(
+        b'\x00{"method":"notifications/progress","params":{"progressToken":1,"progress":1,"progress":2}}'
+    )
+    reads, scans = compiled._counts()
+    assert reads >= 1 and scans >= 1, (reads, scans)
+
+
+EXACT = PACKAGE / "_exact"
+#: The twins of each pair, which the exact reading's rules never import.
+TWINS = ("_frames_py", "_frames_c", "_channel_py", "_channel_c", "_impl")
+
+
+def test_the_exact_reading_imports_neither_twin() -> None:
+    """Calls go down: nothing in ``_exact`` imports a twin (nor the switch, nor a public
+    module that would reach one)."""
+    found = {
+        path.name: sorted(
+            name
+            for name in _imported_modules(path)
+            if name.rsplit(".", 1)[-1] in (*TWINS, "notifications", "read_resource")
+        )
+        for path in EXACT.glob("*.py")
+    }
+    assert len(found) >= 10
+    assert {name: twins for name, twins in found.items() if twins} == {}
+
+
+def test_no_module_of_serde_json_serde_or_rmcp_rules_at_the_top_level() -> None:
+    """serde_json's, serde's and rmcp's rules live in ``_exact``, named by their layer."""
+    top = sorted(path.stem for path in PACKAGE.glob("*.py"))
+    assert [name for name in top if "serde" in name or "rmcp" in name] == []
+    layers = {path.stem.split("_")[0] for path in EXACT.glob("*.py") if path.stem != "__init__"}
+    assert {"serde", "rmcp"} <= layers
+
+
+#: At most this many lines in a module (``types.py``: the public types, more).
+LIMITS = {".py": 450, ".pyx": 800, ".pxi": 800}
+LONGER = {"types.py": 600}
+
+
+def test_module_sizes() -> None:
+    files = [p for p in PACKAGE.rglob("*") if p.suffix in LIMITS and "__pycache__" not in p.parts]
+    assert len(files) > 30
+    sizes = {p.relative_to(PACKAGE).as_posix(): len(p.read_text().splitlines()) for p in files}
+    over = {
+        name: size
+        for name, size in sizes.items()
+        if size > LONGER.get(name, LIMITS[Path(name).suffix])
+    }
+    assert over == {}
+
+
+def _cython_code(text: str) -> str:
+    """``text`` without its comments, strings and the module paths of its imports."""
+    text = re.sub(r'"""[\s\S]*?"""', '""', text)
+    text = re.sub(r'[rbfu]*"(?:[^"\\\n]|\\.)*"', '""', text)
+    text = re.sub(r"[rbfu]*'(?:[^'\\\n]|\\.)*'", "''", text)
+    text = re.sub(r"#[^\n]*", "", text)
+    return re.sub(r"^(from|cimport|import) \S+", "", text, flags=re.MULTILINE)
+
+
+def _defined(text: str) -> set[str]:
+    """The names a Cython fragment defines at its top level: functions, classes, C and
+    Python variables, and the members of its ``cdef enum`` and ``extern`` blocks."""
+    names: set[str] = set()
+    block = False
+    for line in _cython_code(text).splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            match = re.match(r"(?:cdef|cpdef|def|class|ctypedef)\b(.*)", line)
+            block = bool(match and re.match(r"\s*(enum|extern)\b.*:\s*$", match.group(1)))
+            if match and not block:
+                names.update(
+                    re.findall(r"\w+", re.split(r"[(=\[:]", match.group(1), maxsplit=1)[0])[-1:]
+                )
+                names.update(re.findall(r",\s*(\w+)\s*=", match.group(1)))
+            elif not match and (assigned := re.match(r"(\w+)\s*=", line)):
+                names.add(assigned.group(1))
+        elif block and re.match(r"    \S", line):
+            head = re.split(r"[(=\[]", line.strip(), maxsplit=1)[0]
+            names.update(re.findall(r"\w+", head)[-1:])
+            names.update(re.findall(r",\s*(\w+)", head))
+    return names
+
+
+def _fragments() -> list[tuple[str, str]]:
+    """``_frames_c.pyx`` cut at its ``include`` lines: the text of each piece in order,
+    the ``.pyx``'s own pieces and the ``.pxi`` it includes."""
+    pieces: list[tuple[str, str]] = []
+    lines: list[str] = []
+    for line in (PACKAGE / "_frames_c.pyx").read_text().splitlines(keepends=True):
+        included = re.match(r'include "(.+)"', line)
+        if included:
+            pieces.append((f"_frames_c.pyx#{len(pieces)}", "".join(lines)))
+            pieces.append((included.group(1), (PACKAGE / included.group(1)).read_text()))
+            lines = []
+        else:
+            lines.append(line)
+    pieces.append((f"_frames_c.pyx#{len(pieces)}", "".join(lines)))
+    return pieces
+
+
+def test_each_pxi_uses_only_what_came_before() -> None:
+    """The compiled twin's fragments are layers: each ``.pxi`` uses only names defined
+    before its ``include`` (the ``.pyx``'s head, the fragments included earlier); the
+    ``.pyx`` after them is the top. Each name is defined once."""
+    pieces = _fragments()
+    included = [name for name, _ in pieces if name.endswith(".pxi")]
+    assert included == [
+        "_check_plans.pxi",
+        "_public.pxi",
+        "_precheck.pxi",
+        "_strings.pxi",
+        "_encode.pxi",
+    ]
+    defined = [_defined(text) for _, text in pieces]
+    every = [name for names in defined for name in names]
+    assert sorted({n for n in every if every.count(n) > 1}) == []
+    for i, (name, text) in enumerate(pieces[:-1]):
+        later = set().union(*defined[i + 1 :])
+        used = set(re.findall(r"\w+", _cython_code(text)))
+        assert sorted(used & later) == [], name
+
+
+def test_the_layer_check_sees_a_name_used_too_early() -> None:
+    """The check above fails a fragment that uses a name defined after it."""
+    early = "cdef int _a = 1\n"
+    late = "cdef int _b = _a + _c\ncdef enum:\n    _c\n"
+    assert _defined(early) == {"_a"} and _defined(late) == {"_b", "_c"}
+    used = set(re.findall(r"\w+", _cython_code(early + "x = _b  # _c\n")))
+    assert used & _defined(late) == {"_b"}
+
+
+def test_importing_the_compiled_twin_does_not_import_the_pure_one() -> None:
+    code = (
+        "import sys, diverge_frames\n"
+        "print(diverge_frames.IMPLEMENTATION, 'diverge_frames._frames_py' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DIVERGE_FRAMES_NO_EXTENSIONS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    implementation, pure_imported = done.stdout.split()
+    if implementation != "cython":
+        pytest.skip("the compiled twin is not built")
+    assert pure_imported == "False"
+    env["DIVERGE_FRAMES_NO_EXTENSIONS"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["python", "True"]
+
+
+def test_the_tags_are_written_once() -> None:
+    """The public tag constants and the twins' are ``_wire``'s."""
+    from diverge_frames import notifications, read_resource
+
+    assert (notifications.TAG_NOTIFICATION, notifications.TAG_ERROR) == (0, 1)
+    assert (read_resource.TAG_RESULT, read_resource.TAG_ERROR) == (0, 1)
+    for path in PACKAGE.glob("*.py"):
+        if path.name != "_wire.py":
+            assert re.search(r"^_?TAG_\w+ = \d", path.read_text(), re.MULTILINE) is None, path
 
 
 #: The C headers written by hand (``_pow10.h`` is generated by scripts/gen_pow10.py).

@@ -15,7 +15,8 @@ import msgspec
 import pytest
 from helpers import decoder
 
-from diverge_frames import FrameBodyError, _rmcp, _wire
+from diverge_frames import FrameBodyError, _wire
+from diverge_frames._exact import rejection
 
 SRC = Path(_wire.__file__).parent
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +59,7 @@ def test_unicode_decode_error_of_old_msgspec_is_a_frame_error(
     """The exact path words rmcp's rejection with msgspec's error: an old msgspec's
     ``UnicodeDecodeError`` there is a FrameBodyError worded as msgspec 0.23 words it."""
     for name in names:
-        monkeypatch.setattr(_rmcp, name, _OldDecoder(getattr(_wire, name)))
+        monkeypatch.setattr(rejection, name, _OldDecoder(getattr(_wire, name)))
     with pytest.raises(FrameBodyError, match="Invalid UTF-8 encoded string") as info:
         decoder(frames, channel)(payload)
     assert info.value.tag == payload[0]

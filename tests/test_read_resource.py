@@ -14,8 +14,11 @@ from typing import Any
 
 import helpers
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from diverge_frames import FrameBodyError, _frames_py, types
+from diverge_frames._exact import rmcp_read, rmcp_result, rmcp_structs
 
 try:
     from diverge_frames import _frames_c
@@ -309,3 +312,40 @@ def test_encode_rejects_other_values(frames: Any, value: Any) -> None:
 def test_encode_tag_bytes(frames: Any) -> None:
     assert frames.encode_read_resource(types.ReadResourceResult(contents=[]))[:1] == b"\x00"
     assert frames.encode_read_resource(types.ErrorData(1, "m"))[:1] == b"\x01"
+
+
+_ITEM_STRING = st.one_of(st.none(), st.text(max_size=3), st.integers(-2, 2))
+_ITEMS = st.lists(
+    st.fixed_dictionaries(
+        {"uri": st.just("u")},
+        optional={"text": _ITEM_STRING, "blob": _ITEM_STRING, "mimeType": st.just("m")},
+    ),
+    max_size=4,
+)
+_TTL = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=_ITEMS, ttl_ms=_TTL, shape=st.sampled_from(["ttl", "bare", "scope"]))
+def test_compiled_copies_of_the_result_rules_are_the_reference(
+    items: list[dict[str, Any]], ttl_ms: int | None, shape: str
+) -> None:
+    """The compiled twin's C copies of text-or-blob and the ``ttlMs`` clamp give what
+    ``_exact.rmcp_result`` states, on generated items: the same values and messages as
+    the pure twin and the reference reading."""
+    _, compiled = helpers.both()
+    body: dict[str, Any] = {"contents": items}
+    if shape == "ttl":
+        body["ttlMs"] = ttl_ms
+    elif shape == "scope":
+        body.update(cacheScope="private", ttlMs=ttl_ms)
+    payload = b"\x00" + json.dumps(body).encode()
+
+    def reference(payload: bytes) -> Any:
+        return rmcp_read.read_exactly(payload[1:], 0, rmcp_structs.EXPECT_RESULT)
+
+    expected = helpers.outcome(reference, payload)
+    assert helpers.same(helpers.outcome(compiled.decode_read_resource, payload), expected)
+    assert helpers.same(helpers.outcome(_frames_py.decode_read_resource, payload), expected)
+    if not isinstance(expected, FrameBodyError):
+        assert expected.ttl_ms == rmcp_result.clamp_ttl_ms(ttl_ms if shape != "bare" else None)

@@ -1,5 +1,5 @@
 """serde_json's numbers in C (``src/diverge_frames/_serde_json.h``) against the Python
-reference (:func:`diverge_frames._serde_json.serde_number`) and msgspec.
+reference (:func:`diverge_frames._exact.serde_json.serde_number`) and msgspec.
 
 ``tests/c/test_serde_json.c`` is compiled with the C compiler that builds the extension
 (as built by default, SSE2 on x86-64, and with ``-DDF_SCALAR``) and fed generated number
@@ -7,7 +7,7 @@ tokens; for each, the C port's verdict must be the reference's:
 
 * ``df_sj_number``'s value is ``serde_number``'s, bit for bit, or both say out of range;
 * a token it calls plain is read by msgspec to that same value and type (the rule that
-  lets msgspec's reading stand: :func:`~diverge_frames._serde_json.plain_number`, which
+  lets msgspec's reading stand: :func:`~diverge_frames._exact.serde_json.plain_number`, which
   must agree), and every other one is spelled by ``df_write_f64`` so that msgspec reads
   serde's f64 back;
 * ``df_write_f64`` round-trips random f64 of every exponent through ``strtod``.
@@ -33,7 +33,7 @@ import msgspec
 import pytest
 from number_tokens import NUMBER, tokens
 
-from diverge_frames._serde_json import Reject, fix_exponents, plain_number, serde_number
+from diverge_frames._exact.serde_json import Reject, fix_exponents, plain_number, serde_number
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER_DIR = ROOT / "src" / "diverge_frames"

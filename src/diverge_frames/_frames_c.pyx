@@ -20,7 +20,7 @@ errors. What only the compiled path does, all for speed and none visible:
 * in a read-resource body each long ``"text":"..."`` or ``"blob":"..."`` string, and
   the long ``"data":"..."`` of a logging-message notification, is built into its
   ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a step, and cut
-  out before msgspec (and ``_needs_exact``) see the rest (``_spliced_result`` and
+  out before msgspec (and ``_precheck``) see the rest (``_spliced_result`` and
   ``_spliced_log``, in ``_strings.pxi``);
 * a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
   mark, then the blob copied in its place as it is checked (``_spliced_encode``);
@@ -33,7 +33,7 @@ Whenever one of these meets anything unusual it steps aside and the general path
 (``_checks.check``), after a walk in C of the same plans (``_check.h``) that lets a
 value it can see is canonical through without a call into Python.
 
-The pre-check is serde_json's reading in C (``_serde_json.h``, ``_exact.pxi``): a body
+The pre-check is serde_json's reading in C (``_serde_json.h``, ``_precheck.pxi``): a body
 msgspec would read otherwise is written again so that it does not (``_rewrite``:
 numbers spelled as serde_json's f64), and rmcp's rules that need a body's repeated keys
 read a tree built from msgspec's reading of that rewrite (``_exact``); no body is read
@@ -56,10 +56,14 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._rmcp import (STRUCT_DEPTH, decode_custom, decode_exact, duplicate_field, encode_custom,
-                    rejection)
-from ._rmcp_positions import STRUCT_POSITIONS, models_below
-from ._serde_json import REASONS, reject, tree
+from ._exact.rejection import rejection
+from ._exact.rmcp_custom import encode_custom
+from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
+from ._exact.rmcp_read import decode_exact
+from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB
+from ._exact.rmcp_structs import (EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECTED,
+                                  STRUCT_DEPTH, duplicate_field)
+from ._exact.serde_json import REASONS, reject, tree
 from ._stack import run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
@@ -119,9 +123,9 @@ cdef extern from "_scan.h":
     unsigned _lowest_bit "df_lowest_bit"(unsigned m) noexcept nogil
 
 
-cdef int _TAG_NOTIFICATION = 0
-cdef int _TAG_RESULT = 0
-cdef int _TAG_ERROR = 1
+cdef int _TAG_NOTIFICATION = w.TAG_NOTIFICATION
+cdef int _TAG_RESULT = w.TAG_RESULT
+cdef int _TAG_ERROR = w.TAG_ERROR
 #: A bytes payload up to this long is decoded from a copy of its body: one small
 #: allocation and memcpy cost less than a memoryview (and msgspec reads bytes fastest).
 cdef Py_ssize_t _COPY_LIMIT = 16384
@@ -136,36 +140,64 @@ _method_init(&_DECODERS[_D_RESULT], w.result_decoder.decode)
 _method_init(&_DECODERS[_D_TEXT_RESULT], w.text_result_decoder.decode)
 _method_init(&_DECODERS[_D_BLOB_RESULT], w.blob_result_decoder.decode)
 _method_init(&_DECODERS[_D_ERROR], w.error_decoder.decode)
-cdef df_method _ENCODE_INTO[2]
-_method_init(&_ENCODE_INTO[0], w.encoder.encode_into)
-_method_init(&_ENCODE_INTO[1], w.notification_encoder.encode_into)
-cdef df_method *_encode_into = &_ENCODE_INTO[0]
-cdef df_method *_encode_notification_into = &_ENCODE_INTO[1]
+cdef df_method _ENCODE_INTO
+_method_init(&_ENCODE_INTO, w.encoder.encode_into)
+cdef df_method *_encode_into = &_ENCODE_INTO
 #: Whether every one of them is called through its C function (for the tests).
 FAST_CALLS = all([_method_fast(&_DECODERS[_i]) for _i in range(_N_DECODERS)]
-                 + [_method_fast(&_ENCODE_INTO[_i]) for _i in range(2)])
+                 + [_method_fast(&_ENCODE_INTO)])
+
+cdef enum:
+    # What _COUNTS counts: msgspec's readings of a body, and serde_json's scans in C.
+    _READS
+    _SCANS
+#: How often each happened since ``_counts()`` last said (with a GIL only: a count kept
+#: without one would race), for the test that counts a decode's readings.
+cdef Py_ssize_t _COUNTS[2]
+
+
+cdef inline void _count(int what) noexcept nogil:
+    if not _GIL_DISABLED:
+        _COUNTS[what] += 1
+
+
+def _counts():
+    """``(reads, scans)`` since the last call: msgspec's readings of a body and the C
+    scans of one; None on free-threaded CPython, which does not count."""
+    if _GIL_DISABLED:
+        return None
+    counts = (_COUNTS[_READS], _COUNTS[_SCANS])
+    _COUNTS[_READS] = _COUNTS[_SCANS] = 0
+    return counts
+
+
+cdef inline object _decode(int which, object body):
+    """``body`` read by msgspec with ``_DECODERS[which]``."""
+    _count(_READS)
+    return _call1(&_DECODERS[which], body)
 
 cdef inline object _notification_decoder(object body):
-    return _call1(&_DECODERS[_D_NOTIFICATION], body)
+    return _decode(_D_NOTIFICATION, body)
 
 cdef inline object _custom_decoder(object body):
-    return _call1(&_DECODERS[_D_CUSTOM], body)
+    return _decode(_D_CUSTOM, body)
 
 cdef inline object _result_decoder(object body):
-    return _call1(&_DECODERS[_D_RESULT], body)
+    return _decode(_D_RESULT, body)
 
 cdef inline object _text_result_decoder(object body):
-    return _call1(&_DECODERS[_D_TEXT_RESULT], body)
-
-cdef inline object _blob_result_decoder(object body):
-    return _call1(&_DECODERS[_D_BLOB_RESULT], body)
+    return _decode(_D_TEXT_RESULT, body)
 
 cdef inline object _error_decoder(object body):
-    return _call1(&_DECODERS[_D_ERROR], body)
+    return _decode(_D_ERROR, body)
 
-cdef object _any_decoder = w.any_decoder.decode
+cdef object _decode_any = w.any_decoder.decode
+
+
+cdef inline object _any_decoder(object body):
+    _count(_READS)
+    return _decode_any(body)
 cdef object _encode = w.encoder.encode
-cdef object _encode_notification = w.notification_encoder.encode
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
@@ -178,6 +210,7 @@ cdef object _Text = t.TextResourceContents
 cdef object _BLOB_MARK = msgspec.Raw(b"\x00")
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
+cdef str _NEITHER_TEXT_NOR_BLOB = NEITHER_TEXT_NOR_BLOB
 
 
 cdef object _Custom = t.CustomNotification
@@ -187,8 +220,8 @@ cdef object _Logging = t.LoggingMessageNotification
 cdef tuple _NOTIFICATION_TYPES = ("ServerNotification", "ErrorData")
 cdef tuple _READ_RESOURCE_TYPES = ("ReadResourceResult", "ErrorData")
 cdef enum:
-    # The deepest nesting serde_json reads (_serde_json.MAX_DEPTH; the header's
-    # DF_SJ_MAX_DEPTH, held equal at import by _exact.pxi), for the encode check's walk.
+    # The deepest nesting serde_json reads (_exact.serde_json.MAX_DEPTH; the header's
+    # DF_SJ_MAX_DEPTH, held equal at import by _precheck.pxi), for the encode check's walk.
     _MAX_DEPTH = 127
     # Room for the typed methods of the unknown-method shortcut (a bit each in an
     # unsigned), and the method length from which they are looked up together.
@@ -213,6 +246,15 @@ for _i, _m in enumerate(_METHODS):
 include "_check_plans.pxi"
 # Decoded wire structs made public in place, struct fields read at their slots.
 include "_public.pxi"
+# serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
+include "_precheck.pxi"
+# Long strings built in C and cut out of a body before msgspec reads the rest.
+include "_strings.pxi"
+# Encode, its checks and serde_json's exponents.
+include "_encode.pxi"
+
+
+# ------------------------------------------------------------------ the split and its guard
 
 
 cdef class _Split:
@@ -254,6 +296,8 @@ cdef _Split _split(object payload):
             # bytes-like but not contiguous: decode a copy
             payload = memoryview(payload).tobytes()
             PyObject_GetBuffer(payload, &s.view, PyBUF_SIMPLE)
+        except ValueError:  # a released memoryview
+            raise ValueError(w.RELEASED_PAYLOAD) from None
         s.held = True
         s.owner = payload
         data = <char *>s.view.buf
@@ -298,7 +342,47 @@ cdef inline void _give_body(object body) noexcept:
             _body_scratch = None
 
 
-include "_exact.pxi"
+cdef inline bint _writable(_Split s):
+    return s.held and not s.view.readonly
+
+
+cdef object _guarded(object payload, _Split s, int expected):
+    """The decode of a writable buffer (another thread may write to it meanwhile):
+    checksummed before and after, and done again from a copy (one state of it) when it
+    changed."""
+    cdef uint64_t before = _sj_checksum(s.data, s.size)
+    try:
+        if expected == _EXPECT_NOTIFICATION:
+            if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
+                value = _spliced_log(s.data, s.size)
+                if value is not None:
+                    return _unchanged(value, payload, s, before, expected)
+            value = _notification(s.body, s.data, s.size, s.tag)
+        else:
+            if s.tag == _TAG_RESULT and s.size >= _SPLICE_STRING:
+                value = _spliced_result(s.data, s.size)
+                if value is not None:
+                    return _unchanged(value, payload, s, before, expected)
+            value = _read_resource(s.body, s.data, s.size, s.tag)
+    except _Changed:
+        return _again(payload, expected)
+    return _unchanged(value, payload, s, before, expected)
+
+
+cdef object _unchanged(object value, object payload, _Split s, uint64_t before, int expected):
+    if _sj_checksum(s.data, s.size) != before:
+        return _again(payload, expected)  # another thread wrote: one state of it instead
+    return value
+
+
+cdef object _again(object payload, int expected):
+    copy = bytes(payload)
+    if expected == _EXPECT_NOTIFICATION:
+        return _decode_notification(copy)
+    return _decode_read_resource(copy)
+
+
+# ------------------------------------------------------------------ decode
 
 
 #: The docstrings _set_doc gave: C strings the functions read for as long as they live.
@@ -306,12 +390,18 @@ cdef list _DOCS = []
 
 
 def _set_doc(function, str doc):
-    """Give ``function``, one of this module's public functions, the docstring ``doc``
-    (``"name(signature)\\n--\\n\\n"`` first, for its ``__text_signature__``). The
-    public functions are builtins (``binding=False``: CPython calls them as fast as
-    msgspec's own) and ``diverge_frames._impl.document`` documents them this way."""
-    if function not in (decode_notification, encode_notification, decode_read_resource,
-                        encode_read_resource):
+    """Give ``function``, one of this module's public functions, the docstring ``doc``.
+
+    Its signature is written first (``"name(parameter)\\n--\\n\\n"``, for its
+    ``__text_signature__``: the pure twin's, which a test holds it to). The public
+    functions are builtins (``binding=False``: CPython calls them as fast as msgspec's
+    own) and ``diverge_frames._docs.document`` documents them this way.
+    """
+    if function in (decode_notification, decode_read_resource):
+        doc = f"{function.__name__}(payload)\n--\n\n{doc}"
+    elif function in (encode_notification, encode_read_resource):
+        doc = f"{function.__name__}(value)\n--\n\n{doc}"
+    else:
         raise TypeError("not a public function of this module")
     encoded = doc.encode()
     _DOCS.append(encoded)
@@ -354,7 +444,7 @@ cdef inline object _decode_notification(object payload):
             _give_body(body)
     s = _split(payload)
     if _writable(s):
-        return _guarded(payload, s, _NOTIFICATION)
+        return _guarded(payload, s, _EXPECT_NOTIFICATION)
     if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
         value = _spliced_log(s.data, s.size)
         if value is not None:
@@ -365,11 +455,11 @@ cdef inline object _decode_notification(object payload):
 cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
     if tag == _TAG_NOTIFICATION:
-        src = _source(body, p, n, tag, _NOTIFICATION, &r)
+        src = _source(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
         if src is None:
-            return _exact(body, tag, _NOTIFICATION, None, &r)
+            return _exact(body, tag, _EXPECT_NOTIFICATION, None, &r)
         if _unknown_method(p, n):
-            value = _custom(src)
+            value = _custom_fast(src)
             if value is not None:
                 return value
         else:
@@ -378,14 +468,16 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
             except _ValidationError:
                 pass
             except _DECODE_ERRORS as exc:
-                value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+                value = _scanned(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
                 if value is not None:
                     return value
-                raise _msgspec_rejected(body, src, tag, _NOTIFICATION, exc)
-        value = _scanned(body, p, n, tag, _NOTIFICATION, &r)
+                raise _msgspec_rejected(body, src, tag, _EXPECT_NOTIFICATION, exc)
+        # A misfit of the typed variants, or a custom notification the fast path left:
+        # the scan (once, if only glanced at so far), then one general read decides.
+        value = _scanned(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
         if value is not None:
             return value
-        return decode_custom(src, tag, _exact_of(body))
+        return _exact(body, tag, _EXPECT_NOTIFICATION, None, &r)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "notifications")
@@ -394,7 +486,7 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
 cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
     ``m`` (no escapes) is no typed notification's method: a typed attempt could only
-    fail. False whenever in doubt. (Run after ``_needs_exact``: no key is repeated.)"""
+    fail. False whenever in doubt. (Run after ``_precheck``: no key is repeated.)"""
     cdef Py_ssize_t m, i
     cdef unsigned candidates
     cdef const unsigned char *end
@@ -415,10 +507,12 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
     return True
 
 
-cdef object _custom(object src):
-    """rmcp's ``CustomNotification`` for a method no typed class has:
-    ``_rmcp.decode_custom`` inlined for the common case (``params`` without
-    ``_meta``); None for the rest, errors included (``decode_custom`` decides)."""
+cdef object _custom_fast(object src):
+    """rmcp's ``CustomNotification`` for a method no typed class has, or None.
+
+    The fast path of ``_exact.rmcp_custom.custom`` for the common case (``params``
+    without ``_meta``); None for the rest, errors included (the exact reading decides).
+    """
     try:
         value = _custom_decoder(src)
     except _DECODE_ERRORS:
@@ -456,7 +550,7 @@ cdef inline object _decode_read_resource(object payload):
             _give_body(body)
     s = _split(payload)
     if _writable(s):
-        return _guarded(payload, s, _RESULT)
+        return _guarded(payload, s, _EXPECT_RESULT)
     if s.tag == _TAG_RESULT and s.size >= _SPLICE_STRING:
         value = _spliced_result(s.data, s.size)
         if value is not None:
@@ -467,9 +561,9 @@ cdef inline object _decode_read_resource(object payload):
 cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
     if tag == _TAG_RESULT:
-        src = _source(body, p, n, tag, _RESULT, &r)
+        src = _source(body, p, n, tag, _EXPECT_RESULT, &r)
         if src is None:
-            return _exact(body, tag, _RESULT, None, &r)
+            return _exact(body, tag, _EXPECT_RESULT, None, &r)
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
         # every item must be a blob. Either way straight to the public types (no key at
         # depth 3 or less has an escape here), else the general path decides and words
@@ -478,7 +572,7 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
-                value = _call1(&_DECODERS[one], src)
+                value = _decode(one, src)
             except Exception:
                 pass
             else:
@@ -486,15 +580,15 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         try:
             wire = _result_decoder(src)
         except _ValidationError as exc:
-            value = _scanned(body, p, n, tag, _RESULT, &r)
+            value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
             if value is not None:
                 return value
-            return _exact(body, tag, _RESULT, exc, &r)
+            return _exact(body, tag, _EXPECT_RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
-            value = _scanned(body, p, n, tag, _RESULT, &r)
+            value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
             if value is not None:
                 return value
-            raise _msgspec_rejected(body, src, tag, _RESULT, exc)
+            raise _msgspec_rejected(body, src, tag, _EXPECT_RESULT, exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
@@ -503,318 +597,18 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
-    src = _source(body, p, n, tag, _ERROR, &r)
+    src = _source(body, p, n, tag, _EXPECT_ERROR, &r)
     if src is None:
-        return _exact(body, tag, _ERROR, None, &r)
+        return _exact(body, tag, _EXPECT_ERROR, None, &r)
     try:
         return _error_decoder(src)
     except _ValidationError as exc:
-        value = _scanned(body, p, n, tag, _ERROR, &r)
+        value = _scanned(body, p, n, tag, _EXPECT_ERROR, &r)
         if value is not None:
             return value
-        return _exact(body, tag, _ERROR, exc, &r)
+        return _exact(body, tag, _EXPECT_ERROR, exc, &r)
     except _DECODE_ERRORS as exc:
-        value = _scanned(body, p, n, tag, _ERROR, &r)
+        value = _scanned(body, p, n, tag, _EXPECT_ERROR, &r)
         if value is not None:
             return value
-        raise _msgspec_rejected(body, src, tag, _ERROR, exc)
-
-
-include "_strings.pxi"
-
-
-cdef object _result(object wire, int tag):
-    """rmcp's untagged ``ResourceContents``: text when ``text`` is a string, else blob
-    when ``blob`` is; rmcp's ``ttlMs`` clamp to 0."""
-    cdef list contents = []
-    cdef Py_ssize_t index
-    for index, item in enumerate(wire.contents):
-        if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
-        elif type(item.blob) is str:
-            contents.append(
-                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
-            )
-        else:
-            raise FrameBodyError(
-                tag,
-                "ReadResourceResult",
-                "data did not match any variant of untagged enum ResourceContents"
-                " (no string `text` or `blob`)",
-                f"$.contents[{index}]",
-            )
-    return _public_result(wire, contents)
-
-
-cdef object _public_result(object wire, list contents):
-    """The public ReadResourceResult of a decoded wire shape and its public ``contents``:
-    rmcp's ``ttlMs`` clamp to 0 (the compiled copy of ``_rmcp.read_resource_result``'s
-    rule; the tests hold both twins to the same values)."""
-    ttl_ms = wire.ttl_ms
-    if (ttl_ms is None and wire.result_type is None and wire.cache_scope is None
-            and wire.meta is None):
-        return _Result(contents=contents)
-    if ttl_ms is not None and ttl_ms < 0:
-        ttl_ms = 0
-    return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
-                   contents=contents, meta=wire.meta)
-
-
-cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
-    """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
-    ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
-    allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
-    Python code or lets the GIL go, so one scratch buffer serves every thread; without a
-    GIL (free-threaded CPython), or if the buffer is in use, ``_tagged`` does it."""
-    global _scratch
-    buf = _scratch
-    if _GIL_DISABLED or buf is None:
-        return _tagged(encode, value, tag)
-    _scratch = None
-    try:
-        _call3(encode_into, value, buf, 1)
-        PyByteArray_AS_STRING(buf)[0] = tag
-        out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
-    finally:
-        _scratch = buf if PyByteArray_GET_SIZE(buf) <= _SCRATCH_KEEP else bytearray(1024)
-    return out
-
-
-cdef enum:
-    _SHAPE_SMALL = 0      # a few short contents: the scratch buffer is the faster way
-    _SHAPE_LARGE = 1      # left to msgspec's own buffer, grown once and shrunk in place
-    _SHAPE_LONG_BLOB = 2  # a long ASCII blob: _spliced_encode
-
-
-cdef int _result_shape(object value):
-    """Which way a ReadResourceResult is best encoded, from one look at its contents."""
-    contents = _get(value, _CONTENTS_AT, "contents")
-    cdef Py_ssize_t size = 0
-    cdef bint few
-    cdef int shape = _SHAPE_SMALL
-    if type(contents) is not list:
-        return _SHAPE_LARGE
-    few = len(contents) <= 4
-    for item in contents:
-        cls = type(item)
-        if cls is _Blob:
-            s = _get(item, _BLOB_AT, "blob")
-            if type(s) is not str:
-                shape = _SHAPE_LARGE
-                continue
-            if PyUnicode_GET_LENGTH(s) >= _LONG_BLOB and PyUnicode_IS_ASCII(s):
-                return _SHAPE_LONG_BLOB
-        elif cls is _Text:
-            if not few:
-                continue  # only a blob can change the answer now
-            s = _get(item, _TEXT_AT, "text")
-            if type(s) is not str:
-                shape = _SHAPE_LARGE
-                continue
-        else:
-            shape = _SHAPE_LARGE
-            continue
-        size += PyUnicode_GET_LENGTH(s)
-    return shape if few and size < 4096 else _SHAPE_LARGE
-
-
-cdef object _tagged(object encode, object value, char tag):
-    """``tag`` + ``encode(value)``: the tag is written into the encoder's fresh bytes,
-    grown in place by one byte, rather than into a second buffer and copy."""
-    cdef PyObject *out = PyObject_CallOneArg(encode, value)
-    cdef Py_ssize_t n
-    cdef char *buf
-    if Py_REFCNT(out) != 1 or not PyBytes_CheckExact(<object>out):
-        result = <object>out
-        Py_DECREF(out)
-        return bytes((<unsigned char>tag,)) + result
-    n = PyBytes_GET_SIZE(<object>out)
-    _PyBytes_Resize(&out, n + 1)
-    buf = PyBytes_AS_STRING(<object>out)
-    memmove(buf + 1, buf, n)
-    buf[0] = tag
-    result = <object>out
-    Py_DECREF(out)
-    return result
-
-
-@cython.binding(False)
-def encode_notification(value):
-    cdef bytes out
-    cdef df_floats floats
-    cdef int i = _top(value)
-    if i < 0:
-        raise TypeError(
-            "a notification channel carries a ServerNotification or ErrorData,"
-            f" not {type(value).__name__}"
-        )
-    if not _ok_floats(value, _TOP_PLAN[i], &floats):
-        value = _check(value)  # its canonical copy, or its TypeError/ValueError
-        floats.n = 0
-    try:
-        if i == _I_CUSTOM:
-            params = _get(value, _PARAMS_AT, "params")
-            if type(params) is dict and "_meta" not in params:
-                out = _tagged_into(_encode_into, _encode, value, 0)  # rmcp's order, the encoder's
-            else:
-                out = _tagged(encode_custom, value, 0)
-        elif i == _I_ERROR:
-            out = _tagged_into(_encode_into, _encode, value, 1)
-        else:
-            out = _tagged_into(_encode_notification_into, _encode_notification, value, 0)
-    except UnicodeEncodeError:
-        raise _unicode_error(value) from None  # a str msgspec cannot write: its path
-    if floats.n:
-        out = _floats_written(out, &floats)
-        if out is None:
-            return encode_notification(_check(value))
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
-    return out
-
-
-@cython.binding(False)
-def encode_read_resource(value):
-    cls = type(value)
-    cdef bytes out
-    try:
-        if cls is _Result:
-            if not _ok(value, _RESULT_PLAN):
-                value = _check(value)
-            shape = _result_shape(value)
-            if shape == _SHAPE_LONG_BLOB:
-                out = _spliced_encode(value)
-                if out is not None:
-                    return out
-            if shape == _SHAPE_SMALL:
-                out = _tagged_into(_encode_into, _encode, value, 0)
-            else:
-                out = _tagged(_encode, value, 0)
-        elif cls is _ErrorData:
-            if not _ok(value, _TOP_PLAN[_I_ERROR]):
-                value = _check(value)
-            out = _tagged_into(_encode_into, _encode, value, 1)
-        else:
-            raise TypeError(
-                "a read-resource channel carries a ReadResourceResult or ErrorData,"
-                f" not {cls.__name__}"
-            )
-    except UnicodeEncodeError:
-        raise _unicode_error(value) from None  # a str msgspec cannot write: its path
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
-    return out
-
-
-cdef object _spliced_encode(object value):
-    """The blob fast path on encode: ``b"\\x00"`` + the JSON of a ReadResourceResult
-    holding a long ASCII blob, or None for the general path. msgspec escapes a long
-    string a byte at a time; here the result is encoded with each long blob replaced by a
-    one-byte mark, then each blob is copied in place of its mark while it is checked for
-    a byte JSON must escape (any there: None). The bytes are those msgspec would write,
-    for a value that does not change while it is encoded (a ``tzinfo`` in a ``_meta``
-    that mutates a later blob would be seen by msgspec, not here: not supported).
-    """
-    contents = value.contents
-    cdef list blobs = []
-    cdef list marked = None
-    cdef Py_ssize_t i, k, n, total, at, start, m
-    cdef const char *sk
-    if type(contents) is not list:
-        return None  # msgspec encodes whatever is there; the general path does
-    cdef const char *q
-    cdef char *out
-    for i in range(len(contents)):
-        item = contents[i]
-        if type(item) is not _Blob:
-            continue
-        blob = (<object>item).blob
-        if (type(blob) is not str or PyUnicode_GET_LENGTH(blob) < _LONG_BLOB
-                or not PyUnicode_IS_ASCII(blob)):
-            continue
-        if marked is None:
-            marked = list(contents)
-        marked[i] = copy = item.__copy__()
-        copy.blob = _BLOB_MARK
-        blobs.append(blob)
-    if marked is None:
-        return None
-    shell = value.__copy__()
-    shell.contents = marked
-    skeleton = _encode(shell)
-    sk = PyBytes_AS_STRING(skeleton)
-    n = PyBytes_GET_SIZE(skeleton)
-    if _exponent_candidate(<const unsigned char *>sk, n):
-        return None
-    total = 1 + n
-    for blob in blobs:
-        total += PyUnicode_GET_LENGTH(blob) + 1
-    result = PyBytes_FromStringAndSize(NULL, total)
-    out = PyBytes_AS_STRING(result)
-    out[0] = 0
-    at = 1
-    start = 0
-    for blob in blobs:
-        q = <const char *>memchr(sk + start, 0, n - start)
-        if q == NULL:
-            return None
-        k = q - sk
-        memcpy(out + at, sk + start, k - start)
-        at += k - start
-        out[at] = 34
-        m = PyUnicode_GET_LENGTH(blob)
-        if _copy_checked(<unsigned char *>out + at + 1,
-                         <const unsigned char *>PyUnicode_DATA(blob), m, 0x22):
-            return None  # an ASCII str, so only an escape can be seen
-        at += m + 1
-        out[at] = 34
-        at += 1
-        start = k + 1
-    if memchr(sk + start, 0, n - start) != NULL:
-        return None  # a NUL the marks do not explain: let msgspec's output stand
-    memcpy(out + at, sk + start, n - start)
-    return result
-
-
-cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:
-    """True when msgspec's output ``p`` holds a float exponent outside a string (``1e16``,
-    which rmcp writes ``1e+16``). Looks for an ``e`` followed by a digit (rare,
-    ``_e_digit``); where there is one shaped like msgspec's exponent (a digit before it,
-    a ``,`` ``}`` ``]`` or the end after its digits: not ``38e0-`` in a UUID), a look at
-    whether it is outside every string."""
-    cdef Py_ssize_t k = _e_digit(p, n, 0)
-    while k >= 0:
-        if _exponent_shaped(p, n, k):
-            return _exponent_outside_strings(p, n)
-        k = _e_digit(p, n, k + 1)
-    return False
-
-
-cdef inline bint _exponent_shaped(const unsigned char *p, Py_ssize_t n,
-                                  Py_ssize_t i) noexcept nogil:
-    """Whether the ``e`` at ``p[i]`` (a digit after it) could end a float msgspec wrote:
-    a digit before it, and after its digits the end or ``,`` ``}`` ``]`` (compact JSON)."""
-    cdef Py_ssize_t j = i + 1
-    if i == 0 or not 48 <= p[i - 1] <= 57:
-        return False
-    while j < n and 48 <= p[j] <= 57:
-        j += 1
-    return j == n or p[j] == 44 or p[j] == 125 or p[j] == 93
-
-
-cdef bint _exponent_outside_strings(const unsigned char *p, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i = 0
-    cdef int flags = 0
-    while i < n:
-        if p[i] == 34:  # skip the string
-            i = _string_end(p, n, i + 1, &flags)
-            if i < 0:
-                return False
-            i += 1
-            continue
-        if p[i] == 101 and i + 1 < n and 48 <= p[i + 1] <= 57 and i > 0 and 48 <= p[i - 1] <= 57:
-            return True
-        i += 1
-    return False
+        raise _msgspec_rejected(body, src, tag, _EXPECT_ERROR, exc)

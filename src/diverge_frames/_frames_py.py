@@ -3,17 +3,17 @@
 The readable reference of the two twins; ``_frames_c.pyx`` does the same, with fast
 paths of its own (its docstring lists them). Both pass the same tests and give the
 same values, bytes and errors. Each holds its whole hot path; what both use lives in
-:mod:`._wire` (decoders and encoders), :mod:`._serde_json` and :mod:`._rmcp` (the
+:mod:`._wire` (decoders and encoders) and :mod:`._exact` (the rmcp-exact reading's
 rules).
 
-A body goes to msgspec's typed decoders unless :func:`_needs_exact` says msgspec might
+A body goes to msgspec's typed decoders unless :func:`_precheck` says msgspec might
 read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact reading
-(:func:`._rmcp.decode_exact`, the body read by :func:`._serde_read.read`) decides.
+(:func:`._exact.rmcp_read.decode_exact`, the body read by
+:func:`._exact.serde_json_reader.read`) decides.
 """
 
 from __future__ import annotations
 
-import functools
 import json.scanner
 import re
 import threading
@@ -24,33 +24,40 @@ import msgspec
 
 from . import types as t
 from ._checks import check, unicode_error
-from ._rmcp import (
+from ._exact.rejection import bare, item_rejection
+from ._exact.rmcp_custom import custom, encode_custom
+from ._exact.rmcp_positions import STRUCT_POSITIONS, Position, models_below
+from ._exact.rmcp_read import read_exactly
+from ._exact.rmcp_result import read_resource_result
+from ._exact.rmcp_structs import (
+    EXPECT_ERROR,
+    EXPECT_NOTIFICATION,
+    EXPECT_RESULT,
+    EXPECTED,
     STRUCT_DEPTH,
-    decode_custom,
-    decode_exact,
-    encode_custom,
-    item_rejection,
-    read_resource_result,
 )
-from ._rmcp_positions import STRUCT_POSITIONS, Position, models_below
-from ._serde_json import (
+from ._exact.serde_json import (
     MAX_DEPTH,
     RECURSION_LIMIT,
     after_ws,
     exponent_candidate,
     fix_exponents,
     plain_number,
+    too_deep,
 )
-from ._serde_read import read
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,
+    TAG_ERROR,
+    TAG_NOTIFICATION,
+    TAG_RESULT,
     TYPED_CLASSES,
     Payload,
+    custom_decoder,
     encoder,
     error_decoder,
     notification_decoder,
-    notification_encoder,
+    payload_view,
     result_decoder,
 )
 from .errors import EmptyFrameError, FrameError, UnknownTagError
@@ -62,20 +69,20 @@ __all__ = [
     "encode_read_resource",
 ]
 
-_TAG_NOTIFICATION = 0
-_TAG_RESULT = 0
-_TAG_ERROR = 1
-_TAG_NOTIFICATION_BYTE = b"\x00"
-_TAG_RESULT_BYTE = b"\x00"
-_TAG_ERROR_BYTE = b"\x01"
+_TAG_NOTIFICATION = TAG_NOTIFICATION
+_TAG_RESULT = TAG_RESULT
+_TAG_ERROR = TAG_ERROR
+_TAG_NOTIFICATION_BYTE = bytes((TAG_NOTIFICATION,))
+_TAG_RESULT_BYTE = bytes((TAG_RESULT,))
+_TAG_ERROR_BYTE = bytes((TAG_ERROR,))
 #: Below this many bytes a ``bytes`` body is sliced (a small copy beats a memoryview).
 _SLICE_LIMIT = 512
 
 _decode_typed = notification_decoder.decode
+_decode_custom = custom_decoder.decode
 _decode_result = result_decoder.decode
 _decode_error_data = error_decoder.decode
 _encode = encoder.encode
-_encode_notification = notification_encoder.encode
 _DECODE_ERRORS = DECODE_ERRORS
 _ValidationError = msgspec.ValidationError
 _Result = t.ReadResourceResult
@@ -93,12 +100,14 @@ _NUMBERS = 1  # a number that is not plain: the exact reading takes serde's numb
 _PAIRS = 2  # a member repeated at a struct position, or serde's sequence form of a struct
 _DEEP = 4  # more than MAX_DEPTH levels of nesting
 _OTHER = 8  # invalid UTF-8, or nesting the scanner could not follow: the exact reading decides
-_MODEL = 16  # a member only _rmcp_model reads (inputRequests): pairs kept all the way down
+_MODEL = 16  # a member only _exact.rmcp_types reads (inputRequests): pairs kept all the way down
 
 
 class _ScanState(threading.local):
-    """Per-thread stdlib JSON scanner that records number literals as it reads (the
-    lists are emptied before it returns: nothing of a body stays behind)."""
+    """Per-thread stdlib JSON scanner that records number literals as it reads.
+
+    The lists are emptied before it returns: nothing of a body stays behind.
+    """
 
     def __init__(self) -> None:
         self.ints: list[str] = []
@@ -134,15 +143,16 @@ _PLAIN_INTS = re.compile(r"(?<![^,])(?!-0(?:,|$))-?[0-9]{1,18}(?![^,])")
 _LITERAL = re.compile(r"[^,]+")
 
 
-def _needs_exact(body: Any, expected: str | None = None) -> int:
-    """What may make msgspec read ``body`` otherwise than serde_json (0: nothing):
+def _precheck(body: Any, expected: int | None = None) -> int:
+    """What may make msgspec read ``body`` otherwise than serde_json (0: nothing).
+
     ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
     member repeated at a struct position of ``expected`` (:data:`STRUCT_POSITIONS`), or
-    an array where a struct is read (with ``_MODEL``: a member only ``_rmcp_model``
-    reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels of nesting;
-    ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or nesting past the
-    scanner's recursion. 0 for a body that is not JSON: msgspec rejects it. Without
-    ``expected``, the struct positions of every top-level type count.
+    an array where a struct is read (with ``_MODEL``: a member only
+    ``_exact.rmcp_types`` reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels
+    of nesting; ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or
+    nesting past the scanner's recursion. 0 for a body that is not JSON: msgspec rejects
+    it. Without ``expected``, the struct positions of every top-level type count.
 
     The same contract as ``_frames_c``'s pre-check, another method: the stdlib JSON
     scanner reads the body once, keeping objects as tuples of pairs and the text of
@@ -179,9 +189,9 @@ def _needs_exact(body: Any, expected: str | None = None) -> int:
             found |= _NUMBERS
         if floats and _hard(floats, _PLAIN_FLOATS):
             found |= _NUMBERS
-        if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(tree):
+        if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and too_deep(tree):
             found |= _DEEP
-        for name in STRUCT_POSITIONS if expected is None else (expected,):
+        for name in STRUCT_POSITIONS if expected is None else (EXPECTED[expected],):
             found |= _repeated(tree, STRUCT_POSITIONS[name])
         return found
     finally:
@@ -190,16 +200,20 @@ def _needs_exact(body: Any, expected: str | None = None) -> int:
 
 
 def _hard(literals: list[str], plain: re.Pattern[str]) -> bool:
-    """Some of the number ``literals`` is not plain: those not ``plain`` at a glance are
-    looked at one by one (as they are found, until one is not plain)."""
+    """Some of the number ``literals`` is not plain.
+
+    Those not ``plain`` at a glance are looked at one by one (as they are found, until
+    one is not plain).
+    """
     rest = _LITERAL.finditer(plain.sub("", ",".join(literals)))
     return not all(map(plain_number, map(re.Match.group, rest)))
 
 
 def _without_long_blobs(text: str) -> str:
-    """``text`` with the content of each long ``"blob"`` string value without a
-    backslash left out (``"blob":""``), so that the scan does not copy a blob: the peak
-    memory of a decode stays near one blob, not two. What ``_needs_exact`` looks for is
+    """``text`` with each long ``"blob"`` string value left out, so the scan copies no blob.
+
+    The content of each without a backslash is cut (``"blob":""``): the peak
+    memory of a decode stays near one blob, not two. What ``_precheck`` looks for is
     unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
     string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
@@ -224,22 +238,13 @@ def _without_long_blobs(text: str) -> str:
     return "".join(pieces)
 
 
-def _too_deep(tree: Any) -> bool:
-    """More than ``MAX_DEPTH`` levels of arrays/objects (tuples of pairs), without recursion."""
-    stack = [(tree, 1)] if type(tree) in (tuple, list) else []
-    while stack:
-        node, level = stack.pop()
-        if level > MAX_DEPTH:
-            return True
-        children = (v for _, v in node) if type(node) is tuple else node
-        stack.extend((child, level + 1) for child in children if type(child) in (tuple, list))
-    return False
-
-
 def _repeated(tree: Any, position: Position) -> int:
-    """``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
+    """Whether ``tree`` repeats a member, or has an array, at a struct position.
+
+    ``_PAIRS`` for a member repeated in an object (a tuple of pairs) at a struct
     position, or an array at one (serde's sequence form); with ``_MODEL`` for a member
-    only ``_rmcp_model`` reads; else 0. Without recursion."""
+    only ``_exact.rmcp_types`` reads; else 0. Without recursion.
+    """
     stack: list[tuple[Any, Position | None]] = [(tree, position)]
     while stack:
         node, at = stack.pop()
@@ -265,37 +270,41 @@ def _repeated(tree: Any, position: Position) -> int:
 
 
 def _exact(
-    body: Any, tag: int, expected: str, exc: BaseException | None = None, found: int = 0
+    body: Any, tag: int, expected: int, exc: BaseException | None = None, found: int = 0
 ) -> Any:
-    """rmcp's reading of ``body`` (:func:`._rmcp.decode_exact`, called as it is), the
-    body read by :func:`._serde_read.read` with what the pre-check ``found``."""
-    reader = functools.partial(
-        read,
+    """rmcp's reading of ``body``, read by serde_json's rules with what the pre-check ``found``."""
+    return read_exactly(
+        body,
+        tag,
+        expected,
+        exc,
         # a model member, or a body the pre-check could not read all of: every pair kept
         keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
         numbers=bool(found & _NUMBERS),
         pairs=bool(found & _PAIRS),
         deep=None if found & _OTHER else bool(found & _DEEP),
     )
-    return decode_exact(body, tag, expected, exc, reader)
 
 
 # ------------------------------------------------------------------ the hot path
 
 
 def _split(payload: Payload) -> tuple[int, Any]:
-    """Return ``(tag, body)``; ``body`` shares the payload's memory, never copying a
-    large body of an immutable payload. A writable buffer (a ``bytearray``, a view of
-    one) is copied first: this twin's reading runs Python code, during which another
-    thread could write to the buffer, and one state of it is what is decoded. Raises
-    EmptyFrameError, or TypeError when not bytes-like."""
+    """Return ``(tag, body)``.
+
+    ``body`` shares the payload's memory, never copying a large body of an immutable
+    payload. A writable buffer (a ``bytearray``, a view of one) is copied first: this
+    twin's reading runs Python code, during which another thread could write to the
+    buffer, and one state of it is what is decoded. Raises EmptyFrameError, or TypeError
+    when not bytes-like.
+    """
     if type(payload) is bytes:
         if not payload:
             raise EmptyFrameError()
         if len(payload) <= _SLICE_LIMIT:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
-    view = memoryview(payload)
+    view = payload_view(payload)
     if (
         not view.readonly
         or not view.c_contiguous
@@ -313,35 +322,27 @@ def _split(payload: Payload) -> tuple[int, Any]:
     return view[0], view[1:]
 
 
-def _bare(exc: BaseException) -> BaseException:
-    """``exc`` with its traceback, and those of the exceptions it chains, dropped: they
-    hold this module's frames, and those frames hold the caller's buffer (a bytearray
-    could not be resized while the error is kept). The compiled twin has no frames."""
-    seen: set[int] = set()
-    todo: list[BaseException | None] = [exc]
-    while todo:
-        error = todo.pop()
-        if error is not None and id(error) not in seen:
-            seen.add(id(error))
-            error.__traceback__ = None
-            todo += (error.__cause__, error.__context__)
-    return exc
-
-
 def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
     try:
         tag, body = _split(payload)
         try:
             if tag == _TAG_NOTIFICATION:
-                found = _needs_exact(body, "ServerNotification")
+                found = _precheck(body, EXPECT_NOTIFICATION)
                 if found:
-                    return _exact(body, tag, "ServerNotification", None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, None, found)  # type: ignore[no-any-return]
                 try:
                     return _decode_typed(body)
                 except _ValidationError:
-                    return decode_custom(body, tag, _exact)
+                    pass
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, "ServerNotification", exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
+                try:
+                    other = custom(_decode_custom(body), tag)
+                except _DECODE_ERRORS as exc:
+                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
+                if other is None:  # a method rmcp types: its reading decides
+                    return _exact(body, tag, EXPECT_NOTIFICATION)  # type: ignore[no-any-return]
+                return other
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
             raise UnknownTagError(tag, "notifications")
@@ -350,14 +351,14 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+        raise bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
     except RecursionError:
         pass  # the caller's stack, not the body: once more on a fresh one (_stack)
     ok, value = run_fresh(decode_notification, payload, _NOTIFICATION_TYPES)
     if ok:
         return value  # type: ignore[return-value]
     payload = None  # type: ignore[assignment]
-    raise _bare(value)  # type: ignore[arg-type]
+    raise bare(value)  # type: ignore[arg-type]
 
 
 def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData:
@@ -365,9 +366,9 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
         tag, body = _split(payload)
         try:
             if tag == _TAG_RESULT:
-                found = _needs_exact(body, "ReadResourceResult")
+                found = _precheck(body, EXPECT_RESULT)
                 if found:
-                    return _exact(body, tag, "ReadResourceResult", None, found)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_RESULT, None, found)  # type: ignore[no-any-return]
                 try:
                     wire = _decode_result(body)
                 except _DECODE_ERRORS as exc:
@@ -375,7 +376,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     error = item_rejection(tag, exc)
                     if error is not None:
                         raise error from exc
-                    return _exact(body, tag, "ReadResourceResult", exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_RESULT, exc)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -385,30 +386,30 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                 body.release()  # else an error's traceback keeps the payload exported
     except FrameError as exc:
         payload = None  # type: ignore[assignment]
-        raise _bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
+        raise bare(exc)  # noqa: B904 - re-raised as is: its own __cause__ stays
     except RecursionError:
         pass  # the caller's stack, not the body: once more on a fresh one (_stack)
     ok, value = run_fresh(decode_read_resource, payload, _READ_RESOURCE_TYPES)
     if ok:
         return value  # type: ignore[return-value]
     payload = None  # type: ignore[assignment]
-    raise _bare(value)  # type: ignore[arg-type]
+    raise bare(value)  # type: ignore[arg-type]
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    found = _needs_exact(body, "ErrorData")
+    found = _precheck(body, EXPECT_ERROR)
     if found:
-        return _exact(body, tag, "ErrorData", None, found)  # type: ignore[no-any-return]
+        return _exact(body, tag, EXPECT_ERROR, None, found)  # type: ignore[no-any-return]
     try:
         return _decode_error_data(body)
     except _DECODE_ERRORS as exc:
-        return _exact(body, tag, "ErrorData", exc)  # type: ignore[no-any-return]
+        return _exact(body, tag, EXPECT_ERROR, exc)  # type: ignore[no-any-return]
 
 
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:
     cls = type(value)
     if cls in TYPED_CLASSES:
-        out = _TAG_NOTIFICATION_BYTE + _written(_encode_notification, check(value))
+        out = _TAG_NOTIFICATION_BYTE + _written(_encode, check(value))
     elif cls is _ErrorData:
         out = _TAG_ERROR_BYTE + _written(_encode, check(value))
     elif cls is _Custom:
@@ -438,8 +439,10 @@ def encode_read_resource(value: t.ReadResourceResult | t.ErrorData) -> bytes:
 
 
 def _written(encode: Any, value: Any) -> bytes:
-    """``encode(value)`` for a value :func:`._checks.check` passed: msgspec can still
-    refuse a ``str`` that is not UTF-8, said here with its path."""
+    """``encode(value)`` for a value :func:`._checks.check` passed.
+
+    Msgspec can still refuse a ``str`` that is not UTF-8, said here with its path.
+    """
     try:
         return encode(value)  # type: ignore[no-any-return]
     except UnicodeEncodeError:

@@ -1,5 +1,6 @@
-"""The typed ``inputRequests`` of rmcp 3.1.4's ``notifications/tasks``: public structs,
-re-exported by :mod:`diverge_frames.types` (import them from there).
+"""The typed ``inputRequests`` of rmcp 3.1.4's ``notifications/tasks``.
+
+Public structs, re-exported by :mod:`diverge_frames.types` (import them from there).
 
 rmcp types each value of ``DetailedTask.input_requests`` as an ``InputRequest``
 (``rmcp::model::mrtr``): a ``sampling/createMessage``, ``elicitation/create`` or
@@ -12,7 +13,7 @@ members dropped, enums as strings, ``f32`` / ``f64`` numbers as floats).
 Conventions as in :mod:`diverge_frames.types`: wire names are MCP's, attributes
 snake_case, ``None`` members are not written, fields are declared in wire-name order
 (rmcp writes these objects sorted). Decoding checks every member as rmcp does
-(:mod:`diverge_frames._rmcp_model`): a request rmcp cannot read makes the whole
+(:mod:`diverge_frames._exact.rmcp_types`): a request rmcp cannot read makes the whole
 notification a ``CustomNotification``.
 """
 
@@ -67,8 +68,11 @@ class _Params(Struct, omit_defaults=True, rename="camel", kw_only=True):
 
 
 class RequestParams(_Params, kw_only=True):
-    """MCP ``RequestParams`` with only ``_meta``: the params of rmcp's
-    ``RequestNoParam`` requests (``roots/list``), every other member dropped."""
+    """MCP ``RequestParams`` with only ``_meta``.
+
+    The params of rmcp's ``RequestNoParam`` requests (``roots/list``), every other
+    member dropped.
+    """
 
     meta: _Meta = field(default=None, name="_meta")
 
@@ -186,8 +190,11 @@ class ElicitRequest(_Request, kw_only=True, tag="elicitation/create"):
 
 
 class ListRootsRequest(_Request, kw_only=True, tag="roots/list"):
-    """MCP ``ListRootsRequest``; rmcp ``ListRootsRequest`` (``RequestNoParam``):
-    ``params`` keeps only ``_meta`` and is written only when ``_meta`` is present."""
+    """MCP ``ListRootsRequest``.
+
+    Rmcp ``ListRootsRequest`` (``RequestNoParam``): ``params`` keeps only ``_meta`` and
+    is written only when ``_meta`` is present.
+    """
 
     params: RequestParams | None = None
 

@@ -125,7 +125,7 @@ EMPTY_IS_NONE: frozenset[tuple[type, str]] = frozenset(
     {(t._ListChanged, "params"), (t.ListRootsRequest, "params")}
 )
 #: Params rmcp keeps custom: a ``None`` ``_meta`` is dropped, as rmcp drops ``null``.
-NONE_IS_UNSET: frozenset[tuple[type, str]] = frozenset({(t._Exact, "meta")})
+NONE_IS_UNSET: frozenset[tuple[type, str]] = frozenset({(t._ExactParams, "meta")})
 #: rmcp writes a task's ``ttlMs`` always, ``null`` when unlimited.
 UNSET_IS_NONE: frozenset[tuple[type, str]] = frozenset(
     {(t.DetailedTaskNotificationParams, "ttl_ms")}
@@ -142,7 +142,7 @@ F32_MEMBERS: frozenset[tuple[type, str]] = frozenset(
         (t.CreateMessageRequestParams, "temperature"),
     }
 )
-#: Members that rmcp reads with a model of its own (``_rmcp_model``) that our types keep
+#: Members that rmcp reads with a model of its own (``_exact.rmcp_types``) that our types keep
 #: partly free-form (the content blocks of a task's ``inputRequests``): what encode
 #: writes of one must be what rmcp reads and writes back, or encode refuses it.
 MODEL_CHECKED: frozenset[tuple[type, str]] = frozenset(

@@ -1,5 +1,7 @@
-# Included by _frames_c.pyx (after _check_plans.pxi): struct fields read at their
-# member slots, and decoded wire results made the public ReadResourceResult in place.
+# Included by _frames_c.pyx, after _check_plans.pxi: struct fields read at their member
+# slots, and decoded wire results made the public ReadResourceResult (in place when it
+# can be): the compiled copies of _exact.rmcp_result's two rules, which a test holds
+# equal to them on generated items.
 
 cdef inline object _field(object value, Py_ssize_t at):
     """The struct field of ``value`` in its member slot at ``at`` (``_slot_offset``), as
@@ -73,3 +75,42 @@ cdef object _as_public(object value):
     if ttl_ms != NULL and ttl_ms != <PyObject *>None and <object>ttl_ms < 0:
         value.ttl_ms = 0
     return value
+
+
+cdef object _result(object wire, int tag):
+    """The public ReadResourceResult of a decoded ``ReadResourceResultWire``.
+
+    rmcp's untagged ``ResourceContents``, text when ``text`` is a string, else blob when
+    ``blob`` is (the compiled copy of ``_exact.rmcp_result.public_item``); rmcp's
+    ``ttlMs`` clamp to 0.
+    """
+    cdef list contents = []
+    cdef Py_ssize_t index
+    for index, item in enumerate(wire.contents):
+        if type(item.text) is str:
+            contents.append(
+                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
+            )
+        elif type(item.blob) is str:
+            contents.append(
+                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
+            )
+        else:
+            raise FrameBodyError(tag, "ReadResourceResult", _NEITHER_TEXT_NOR_BLOB,
+                                 f"$.contents[{index}]")
+    return _public_result(wire, contents)
+
+
+cdef object _public_result(object wire, list contents):
+    """The public ReadResourceResult of a decoded wire shape and its public ``contents``.
+
+    rmcp's ``ttlMs`` clamp to 0: the compiled copy of ``_exact.rmcp_result.clamp_ttl_ms``.
+    """
+    ttl_ms = wire.ttl_ms
+    if (ttl_ms is None and wire.result_type is None and wire.cache_scope is None
+            and wire.meta is None):
+        return _Result(contents=contents)
+    if ttl_ms is not None and ttl_ms < 0:
+        ttl_ms = 0
+    return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
+                   contents=contents, meta=wire.meta)

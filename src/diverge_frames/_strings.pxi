@@ -4,7 +4,7 @@
 # strings of a result are built into their str in C (``_strings.h``: 64 bytes a step,
 # copied once with their escapes replaced as they go; CPython's UTF-8 decoder then reads
 # the copy of one with a byte >= 0x80), and cut out of the JSON before msgspec and
-# ``_needs_exact`` read the rest. Whatever is unusual returns None, and the general path
+# ``_precheck`` read the rest. Whatever is unusual returns None, and the general path
 # decides, errors included.
 
 cdef extern from "_strings.h":
@@ -140,7 +140,7 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
 
 cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
     """The read-resource result of the body ``p[:n]`` with its long strings built here,
-    or None for the general path. Runs before ``_needs_exact``, which then reads only
+    or None for the general path. Runs before ``_precheck``, which then reads only
     what is left.
 
     Each ``"text":"`` or ``"blob":"`` whose string has ``_SPLICE_STRING`` bytes or more
@@ -150,13 +150,13 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
     left every ``""`` is a cut one (``df_count_empty``), so the empty strings of the
     items, in order, are the cuts in order, or one of them landed elsewhere (a
     ``_meta``, an unknown member) and the general path decides. Anything unusual (a
-    string serde_json rejects, a body msgspec rejects or that ``_needs_exact`` sends to
+    string serde_json rejects, a body msgspec rejects or that ``_precheck`` sends to
     the exact path, an item that is neither text nor blob) returns None, and the
     general path decides, errors included.
 
     A cut string is a whole JSON string value: its opening quote follows a colon, and
     in a key ``"text"`` or ``"blob"`` the last quote is no escaped one; so removing its
-    content changes no other token, and ``_needs_exact`` (which looks at values only
+    content changes no other token, and ``_precheck`` (which looks at values only
     for their UTF-8, checked here) says of what is left what it says of the body.
     """
     cdef Py_ssize_t cut_start[_MAX_CUTS]  # where each cut string's content is, in p
@@ -199,7 +199,7 @@ cdef object _spliced_result(const unsigned char *p, Py_ssize_t n):
     memcpy(out + at, p + i, n - i)
     if _count_empty(<const unsigned char *>out, size) != count:
         return None  # an empty string of the body's own: the general path
-    if _needs_exact(<const unsigned char *>out, size, &top_keys):
+    if _precheck(<const unsigned char *>out, size, &top_keys):
         return None
     if not _has_key(<const unsigned char *>out, size, "blob"):
         # every item must be text: decoded straight to the public types
@@ -275,7 +275,7 @@ cdef object _spliced_log(const unsigned char *p, Py_ssize_t n):
     memcpy(out, p, v)
     memcpy(out + v, p + e, n - e)
     if (_count_empty(<const unsigned char *>out, size) != 1
-            or _needs_exact(<const unsigned char *>out, size, &top_keys, _NOTIFICATION)):
+            or _precheck(<const unsigned char *>out, size, &top_keys, _EXPECT_NOTIFICATION)):
         return None
     try:
         value = _notification_decoder(rest)

@@ -1,10 +1,9 @@
-"""The wire shapes the hot paths decode through, and every msgspec decoder and encoder,
-built once.
+"""The wire shapes the hot paths decode through, and every msgspec decoder and encoder, built once.
 
 Both twins and the rmcp-exact path take their decoders and encoders from here, so a
 decoder is never built twice and a shape is changed in one place. The public types are
 in :mod:`diverge_frames.types`; the structs here are private decode shapes that the
-hot paths turn into those types (see :func:`diverge_frames._rmcp.read_resource_result`).
+hot paths turn into those types (see :func:`diverge_frames._exact.rmcp_result.read_resource_result`).
 
 Encoders: results and errors are written as rmcp serializes them directly: struct
 fields in declared order, dict keys sorted (serde_json's ``Map`` is a ``BTreeMap``).
@@ -26,6 +25,8 @@ from .types import CacheScope, _Wire
 
 __all__ = [
     "Payload",
+    "RELEASED_PAYLOAD",
+    "payload_view",
     "DECODE_ERRORS",
     "TYPED_CLASSES",
     "TYPED_METHODS",
@@ -41,12 +42,35 @@ __all__ = [
     "error_decoder",
     "any_decoder",
     "encoder",
-    "notification_encoder",
+    "TAG_NOTIFICATION",
+    "TAG_RESULT",
+    "TAG_ERROR",
     "plain_encoder",
 ]
 
 #: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
 Payload = bytes | bytearray | memoryview
+
+#: What both twins raise (as ``ValueError``, what Python raises for it) for a payload
+#: that is a released ``memoryview``.
+RELEASED_PAYLOAD = "the payload is a released memoryview: it has no bytes to decode"
+
+def payload_view(payload: Payload) -> memoryview:
+    """A memoryview of ``payload``.
+
+    Raises TypeError when it is not bytes-like, worded as the buffer request of the
+    compiled twin words it (CPython's), so that both twins say the same, and
+    ValueError (``RELEASED_PAYLOAD``) for a released ``memoryview``.
+    """
+    try:
+        return memoryview(payload)
+    except ValueError:  # released
+        raise ValueError(RELEASED_PAYLOAD) from None
+    except TypeError:
+        raise TypeError(
+            f"a bytes-like object is required, not '{type(payload).__name__}'"
+        ) from None
+
 
 #: What a msgspec decoder raises for input it cannot read, in every msgspec version
 #: ``pyproject.toml`` allows: ``DecodeError`` (``ValidationError`` included) and, before
@@ -86,9 +110,12 @@ class ReadResourceResultWire(_Wire, kw_only=True):
 
 
 class TextReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose every item is text: decodes each item straight to
-    the public :class:`~diverge_frames.types.TextResourceContents` (the compiled path
-    tries it first when the body has no ``"blob"`` key)."""
+    """A ``ReadResourceResult`` whose every item is text.
+
+    Decodes each item straight to the public
+    :class:`~diverge_frames.types.TextResourceContents` (the compiled path tries it
+    first when the body has no ``"blob"`` key).
+    """
 
     result_type: str | None = None
     ttl_ms: t.I64 | None = None
@@ -98,9 +125,12 @@ class TextReadResourceResultWire(_Wire, kw_only=True):
 
 
 class BlobReadResourceResultWire(_Wire, kw_only=True):
-    """A ``ReadResourceResult`` whose every item is a blob: decodes each item straight
-    to the public :class:`~diverge_frames.types.BlobResourceContents` (the compiled path
-    tries it when the body has a ``"blob"`` key and no ``"text"`` one)."""
+    """A ``ReadResourceResult`` whose every item is a blob.
+
+    Decodes each item straight to the public
+    :class:`~diverge_frames.types.BlobResourceContents` (the compiled path tries it when
+    the body has a ``"blob"`` key and no ``"text"`` one).
+    """
 
     result_type: str | None = None
     ttl_ms: t.I64 | None = None
@@ -108,6 +138,12 @@ class BlobReadResourceResultWire(_Wire, kw_only=True):
     contents: list[t.BlobResourceContents]
     meta: _Meta = field(default=None, name="_meta")
 
+
+#: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
+#: ErrorData that ends a channel (tag 1). The public modules and both twins read them here.
+TAG_NOTIFICATION = 0
+TAG_RESULT = 0
+TAG_ERROR = 1
 
 # ------------------------------------------------------------------ decoders
 
@@ -123,9 +159,8 @@ any_decoder = msgspec.json.Decoder()
 
 # ------------------------------------------------------------------ encoders
 
-#: Results, errors and custom notifications.
+#: Every frame's body: notifications, results, errors (see the module docstring for why
+#: "deterministic").
 encoder = msgspec.json.Encoder(order="deterministic")
-#: Typed notifications (see the module docstring for why "deterministic").
-notification_encoder = msgspec.json.Encoder(order="deterministic")
 #: Bodies rebuilt by the rmcp-exact path before the typed decoders read them.
 plain_encoder = msgspec.json.Encoder()

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._impl import document
+from . import _wire
+from ._docs import document
 from ._impl import frames as _frames
 from ._wire import Payload
 from .types import ErrorData, ServerNotification
@@ -29,10 +30,16 @@ __all__ = [
     "TAG_ERROR",
 ]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: Tag byte of a notification frame.
-TAG_NOTIFICATION = 0
+TAG_NOTIFICATION = _wire.TAG_NOTIFICATION
 #: Tag byte of an error frame (the last on the channel).
-TAG_ERROR = 1
+TAG_ERROR = _wire.TAG_ERROR
 
 
 decode: Callable[[Payload], ServerNotification | ErrorData] = _frames.decode_notification
@@ -95,16 +102,21 @@ class Request:
 
 
 def encode_request(request: Request | None = None) -> bytes:
-    """The payload of the notification ask (``request``, a :class:`Request` or None):
-    always ``b""``. Raises ``TypeError`` for anything else."""
+    """The payload of the notification ask (``request``, a :class:`Request` or None).
+
+    Always ``b""``. Raises ``TypeError`` for anything else.
+    """
     if request is not None and type(request) is not Request:
         raise TypeError(f"encode_request takes a Request or None, not {type(request).__name__}")
     return b""
 
 
 def decode_request(payload: Payload) -> Request:
-    """Decode the notification ask. Whatever bytes are there are ignored rather than
-    rejected (a newer writer may send some); never raises for a bytes-like payload.
-    Raises ``TypeError`` only when ``payload`` is not bytes-like."""
+    """Decode the notification ask.
+
+    Whatever bytes are there are ignored rather than rejected (a newer writer may send
+    some); never raises for a bytes-like payload. Raises ``TypeError`` only when
+    ``payload`` is not bytes-like.
+    """
     memoryview(payload).release()
     return Request()

@@ -13,17 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._impl import document
+from . import _wire
+from ._docs import document
 from ._impl import frames as _frames
 from ._wire import Payload
 from .types import ErrorData, ReadResourceResult
 
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: Tag byte of a result frame.
-TAG_RESULT = 0
+TAG_RESULT = _wire.TAG_RESULT
 #: Tag byte of an error frame.
-TAG_ERROR = 1
+TAG_ERROR = _wire.TAG_ERROR
 
 
 decode: Callable[[Payload], ReadResourceResult | ErrorData] = _frames.decode_read_resource

@@ -23,7 +23,7 @@ checker). :class:`CustomNotification` carries its ``method`` as an ordinary fiel
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
@@ -114,6 +114,12 @@ __all__ = [
     "ElicitCompleteNotificationParams",
 ]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
 I32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
 #: rmcp ``i64``.
@@ -160,12 +166,16 @@ class _Notification(Struct, omit_defaults=True, rename="camel", kw_only=True, ta
     method: ClassVar[str]
 
 
-class _Exact(Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True):
-    """Params of a notification rmcp 3.1 does not type (it keeps them as
-    ``CustomNotification``): typed here only when they fit exactly, so that writing
-    them back gives rmcp's bytes (``_meta`` first, then members in sorted order).
+class _ExactParams(
+    Struct, omit_defaults=True, rename="camel", kw_only=True, forbid_unknown_fields=True
+):
+    """Params of a notification rmcp 3.1 does not type (it keeps them as ``CustomNotification``).
 
-    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
+    Typed here only when they fit exactly, so that writing them back gives rmcp's bytes
+    (``_meta`` first, then members in sorted order).
+
+    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification.
+    """
 
     meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
 
@@ -188,8 +198,10 @@ class NotificationParams(_Wire, kw_only=True):
 
 
 class _ListChanged(_Notification):
-    """rmcp ``NotificationNoParam``: ``params`` keeps only ``_meta`` and is written
-    only when ``_meta`` is present."""
+    """rmcp ``NotificationNoParam``.
+
+    ``params`` keeps only ``_meta`` and is written only when ``_meta`` is present.
+    """
 
     params: NotificationParams | None = None
 
@@ -353,11 +365,17 @@ class SubscriptionsAcknowledgedNotification(
 # ------------------------------------------------------------------------------ tasks
 
 
-class TaskStatusNotificationParams(_Exact, kw_only=True):
+class TaskStatusNotificationParams(_ExactParams, kw_only=True):
     """MCP ``TaskStatusNotificationParams`` (spec 2025-11-25): ``NotificationParams & Task``.
 
     ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
     ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
+
+    ``poll_interval`` and ``status_message`` are ``msgspec.UNSET`` when absent, where
+    the SDK's model has ``None``: rmcp reads each as absent or a value and takes
+    ``null`` for neither (``"statusMessage": null`` makes the frame a custom
+    notification), so ``None`` is no value of theirs here and encode refuses it rather
+    than write ``null``. Test for absence with ``is UNSET`` (``msgspec.UNSET``).
     """
 
     created_at: str
@@ -452,7 +470,7 @@ class TasksNotification(_Notification, kw_only=True, tag="notifications/tasks"):
 # ------------------------------------------------------------------------ elicitation
 
 
-class ElicitationCompleteNotificationParams(_Exact, kw_only=True):
+class ElicitationCompleteNotificationParams(_ExactParams, kw_only=True):
     """MCP ``ElicitationCompleteNotification.params`` (spec 2025-11-25)."""
 
     elicitation_id: str
@@ -486,25 +504,7 @@ class CustomNotification(Struct, omit_defaults=True):
     params: dict[str, Any] | None = None
 
 
-#: Every typed notification, in rmcp's order of trial.
-TYPED_NOTIFICATIONS: tuple[type, ...] = (
-    CancelledNotification,
-    ProgressNotification,
-    LoggingMessageNotification,
-    ResourceUpdatedNotification,
-    ResourceListChangedNotification,
-    ToolListChangedNotification,
-    PromptListChangedNotification,
-    SubscriptionsAcknowledgedNotification,
-    TasksNotification,
-    TaskStatusNotification,
-    ElicitationCompleteNotification,
-)
-
-for _cls in TYPED_NOTIFICATIONS:  # each class's ``method`` is its tag
-    if _cls.method != _cls.__struct_config__.tag:  # type: ignore[attr-defined]  # pragma: no cover
-        raise TypeError(f"{_cls.__name__}.method is not its msgspec tag")
-
+#: Every typed notification, in rmcp's order of trial (the union's order).
 TypedNotification = (
     CancelledNotification
     | ProgressNotification
@@ -518,6 +518,13 @@ TypedNotification = (
     | TaskStatusNotification
     | ElicitationCompleteNotification
 )
+
+#: The members of :data:`TypedNotification`, in its order: rmcp's order of trial.
+TYPED_NOTIFICATIONS: tuple[type, ...] = get_args(TypedNotification)
+
+for _cls in TYPED_NOTIFICATIONS:  # each class's ``method`` is its tag
+    if _cls.method != _cls.__struct_config__.tag:  # type: ignore[attr-defined]  # pragma: no cover
+        raise TypeError(f"{_cls.__name__}.method is not its msgspec tag")
 
 #: rmcp ``ServerNotification``: the whole union, discriminated by ``method``.
 ServerNotification = TypedNotification | CustomNotification

@@ -55,11 +55,11 @@ def test_to_builtins_is_the_json_rmcp_writes(frames: Any) -> None:
     assert checked > 500
 
 
-def _needs_exact(body: bytes) -> bool:
+def _takes_exact(body: bytes) -> bool:
     """Whether the body takes the rmcp-exact path (one too deep for this test's stack to
     look at is not a plain body either)."""
     try:
-        return _frames_py._needs_exact(body)
+        return _frames_py._precheck(body)
     except RecursionError:
         return True
 
@@ -70,7 +70,7 @@ def test_convert_is_decode_of_the_json(frames: Any) -> None:
         if rmcp.verdict != "ok":
             continue
         body = case.payload[1:]
-        if _needs_exact(body):
+        if _takes_exact(body):
             continue  # the plain reading of the body is not the body's
         obj = msgspec.json.decode(body)
         value = helpers.decoder(frames, case.channel)(case.payload)
@@ -85,7 +85,7 @@ def test_convert_refuses_what_decode_refuses(frames: Any) -> None:
     refused = 0
     for case, rmcp in _pairs():
         body = case.payload[1:]
-        if rmcp.verdict != "body" or _needs_exact(body) or not case.payload:
+        if rmcp.verdict != "body" or _takes_exact(body) or not case.payload:
             continue
         try:
             obj = msgspec.json.decode(body)

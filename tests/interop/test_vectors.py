@@ -32,7 +32,8 @@ from rmcp_diff import (
 )
 from rmcp_model_cases import MODEL_VECTOR_CASES
 
-from diverge_frames import _rmcp
+from diverge_frames._exact import rmcp_read
+from diverge_frames._exact.rmcp_structs import EXPECTED
 from diverge_frames.errors import FrameBodyError
 
 #: ``mutations.jsonl`` is checked in test_mutations.py, beside its known disagreements.
@@ -114,7 +115,7 @@ def exact(case: Case) -> object:
         else "ReadResourceResult"
     )
     try:
-        return _rmcp.decode_exact(body, tag, expected)
+        return rmcp_read.read_exactly(body, tag, EXPECTED.index(expected))
     except FrameBodyError as exc:
         return exc
 

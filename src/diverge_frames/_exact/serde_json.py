@@ -1,11 +1,12 @@
-"""serde_json 1.0.154, as rmcp 3.1.4 reads and writes JSON with it: the rules that know
-JSON and nothing of MCP.
+"""serde_json 1.0.154, as rmcp 3.1.4 reads and writes JSON with it.
 
-Reading (``serde_json::de``). :mod:`diverge_frames._serde_read` reads a whole body the way
-serde_json's ``Deserializer`` does (the reference :func:`~._serde_read.parse`, and
-:func:`~._serde_read.read`, the same answer from the stdlib's C scanner); the compiled
+The rules that know JSON and nothing of MCP.
+
+Reading (``serde_json::de``). :mod:`diverge_frames._exact.serde_json_reader` reads a whole body the way
+serde_json's ``Deserializer`` does (the reference :func:`~.serde_json_reader.parse`, and
+:func:`~.serde_json_reader.read`, the same answer from the stdlib's C scanner); the compiled
 twin does it in C (``_serde_json.h``). Each keeps what the rmcp rules need
-(:mod:`diverge_frames._rmcp`):
+(:mod:`.rmcp_read`):
 
 * objects nested ``keep`` levels or less as :class:`Obj`, their (key, value) pairs with
   duplicates and order kept (a derived struct rejects a duplicated member); deeper ones
@@ -57,6 +58,8 @@ __all__ = [
     "serde_number",
     "plain_number",
     "plain",
+    "too_deep",
+    "dicts_below",
     "tree",
     "after_ws",
     "fix_exponents",
@@ -107,8 +110,11 @@ REASONS = (
 
 
 class Reject(Exception):
-    """serde_json (or rmcp) rejects the body; the message says why. ``cause`` is chained
-    to the FrameBodyError (a RecursionError for nesting past serde_json's limit)."""
+    """serde_json (or rmcp) rejects the body.
+
+    The message says why. ``cause`` is chained to the FrameBodyError (a RecursionError
+    for nesting past serde_json's limit).
+    """
 
     def __init__(self, message: str, cause: BaseException | None = None) -> None:
         super().__init__(message)
@@ -116,8 +122,10 @@ class Reject(Exception):
 
 
 def reject(reason: str) -> Reject:
-    """The Reject for one of :data:`REASONS`; nesting too deep has a RecursionError as
-    its cause, as a recursion limit would."""
+    """The Reject for one of :data:`REASONS`.
+
+    Nesting too deep has a RecursionError as its cause, as a recursion limit would.
+    """
     if reason == DEPTH:
         return Reject(reason, RecursionError(f"serde_json's recursion limit: {reason}"))
     return Reject(reason)
@@ -135,9 +143,12 @@ class Obj(list):  # type: ignore[type-arg]
 
 
 def serde_number(text: str) -> int | float:
-    """The value serde_json 1.0.154 reads from a JSON number (``Value`` semantics):
-    an int for ``u64`` / ``i64``, else an f64 computed as serde does (no
-    ``float_roundtrip``: ``significand * 10^exp``, digits past the 19th or 20th dropped)."""
+    """The value serde_json 1.0.154 reads from a JSON number (``Value`` semantics).
+
+    An int for ``u64`` / ``i64``, else an f64 computed as serde does (no
+    ``float_roundtrip``: ``significand * 10^exp``, digits past the 19th or 20th
+    dropped).
+    """
     positive = text[0] != "-"
     s = text if positive else text[1:]
     n = len(s)
@@ -240,11 +251,13 @@ _NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?\Z")
 
 
 def plain_number(text: str) -> bool:
-    """Whether msgspec reads the JSON number ``text`` to the value serde_json reads
-    (:func:`serde_number`): an integer within ``u64`` (a negative one within ``i64``, not
-    ``-0``), or a number with a fraction or exponent whose digits serde keeps all of,
-    whose significand converts to an f64 exactly (or is 0) and whose power of ten is
-    within +-``MAX_POWER``. The rule ``df_sj_number`` applies in C."""
+    """Whether msgspec reads the JSON number ``text`` to the value serde_json reads.
+
+    That is (:func:`serde_number`): an integer within ``u64`` (a negative one within
+    ``i64``, not ``-0``), or a number with a fraction or exponent whose digits serde
+    keeps all of, whose significand converts to an f64 exactly (or is 0) and whose power
+    of ten is within +-``MAX_POWER``. The rule ``df_sj_number`` applies in C.
+    """
     m = _NUMBER.match(text)
     if m is None:
         return False
@@ -268,10 +281,13 @@ def plain_number(text: str) -> bool:
 
 
 def plain(node: Any) -> Any:
-    """A value of a tree the readers return, as plain Python: its objects from
-    :class:`Obj` to dicts (the last duplicate wins, as in serde_json's ``Map``). A dict
-    is plain already (an object read where pairs are not kept), and so is a list or an
-    ``Obj``'s values holding neither an ``Obj`` nor a list (one C-level look each)."""
+    """A value of a tree the readers return, as plain Python.
+
+    Its objects from :class:`Obj` to dicts (the last duplicate wins, as in serde_json's
+    ``Map``). A dict is plain already (an object read where pairs are not kept), and so
+    is a list or an ``Obj``'s values holding neither an ``Obj`` nor a list (one C-level
+    look each).
+    """
     kind = type(node)
     if kind is Obj:
         kinds = set(map(type, map(_second, node)))
@@ -286,10 +302,11 @@ def plain(node: Any) -> Any:
 
 
 def tree(value: Any, keep: int, prefixed: bool = False) -> Any:
-    """``value`` (JSON read into dicts and lists by msgspec or the stdlib, with
-    serde_json's numbers; an :class:`Obj` may stand for a dict) in the shape the readers
-    return: each object nested ``keep``
-    levels or less an :class:`Obj`, deeper ones dicts. ``prefixed``: the keys of those
+    """``value`` in the shape the readers return.
+
+    ``value`` is JSON read into dicts and lists by msgspec or the stdlib, with
+    serde_json's numbers (an :class:`Obj` may stand for a dict); each object nested
+    ``keep`` levels or less is made an :class:`Obj`, deeper ones dicts. ``prefixed``: the keys of those
     objects were written ``"<index>:<key>"`` (``df_sj_scan``'s ``keys``), so that
     repeated ones reached the dict apart; the prefix is taken off."""
     kind = type(value)
@@ -308,6 +325,69 @@ def tree(value: Any, keep: int, prefixed: bool = False) -> Any:
             return list(map(Obj, map(dict.items, value)))  # (without Python code per item)
         return [tree(v, keep - 1, prefixed) for v in value]
     return value
+
+
+#: The types of an array or object in a tree: an :class:`Obj`, a list, a dict (the last
+#: duplicate kept), or a tuple of pairs (the stdlib scanner's, as the pure pre-check reads).
+_NESTING = (Obj, list, dict, tuple)
+
+
+def too_deep(node: Any) -> bool:
+    """More than :data:`MAX_DEPTH` levels of arrays and objects, ``node`` counted.
+
+    Without recursion; ``node`` is a tree of any of :data:`_NESTING`'s types.
+    """
+    stack = [(node, 1)] if type(node) in _NESTING else []
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_DEPTH:
+            return True
+        nesting = type(node)
+        children: Any = (
+            (v for _, v in node)
+            if nesting is Obj or nesting is tuple
+            else node.values()
+            if nesting is dict
+            else node
+        )
+        stack.extend((child, level + 1) for child in children if type(child) in _NESTING)
+    return False
+
+
+def dicts_below(node: Any, keep: int) -> Any:
+    """A tree of :class:`Obj` with those nested deeper than ``keep`` levels made dicts.
+
+    ``node`` counted; the last duplicate wins.
+    """
+    if keep <= 0:
+        return _dicts(node)
+    kind = type(node)
+    if kind is Obj:
+        return Obj((k, dicts_below(v, keep - 1)) for k, v in node)
+    if kind is list and (Obj in map(type, node) or list in map(type, node)):
+        return [dicts_below(v, keep - 1) for v in node]
+    return node
+
+
+def _dicts(node: Any) -> Any:
+    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without recursion."""
+    out = [node]
+    stack: list[tuple[Any, Any]] = [(out, 0)]
+    while stack:
+        parent, slot = stack.pop()
+        node = parent[slot]
+        made: Any
+        if type(node) is Obj:
+            made = dict(node)
+            slots: Any = made.items()
+        elif type(node) is list and (Obj in map(type, node) or list in map(type, node)):
+            made = list(node)
+            slots = enumerate(made)
+        else:
+            continue
+        parent[slot] = made
+        stack.extend((made, k) for k, v in slots if type(v) in (Obj, list))
+    return out[0]
 
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -336,17 +416,21 @@ _CHUNK = 4096
 
 
 def fix_exponents(out: bytes) -> bytes:
-    """``out`` (JSON written by msgspec) with every float exponent written the way
-    serde_json 1.0.154 writes it: ``1e16`` -> ``1e+16`` (strings untouched). The text
-    between strings is rewritten by ``re`` alone (no Python code per string)."""
+    """``out``, JSON msgspec wrote, with each float exponent as serde_json 1.0.154 writes it.
+
+    ``1e16`` -> ``1e+16`` (strings untouched). The text between strings is rewritten by
+    ``re`` alone (no Python code per string).
+    """
     parts = _STRINGS.split(out)
     parts[::2] = map(_signed_between, parts[::2])
     return b"".join(parts)
 
 
 def _signed_between(text: bytes) -> bytes:
-    """``text`` (between two strings) with its exponents signed, ``_CHUNK`` bytes (cut
-    at a comma: no number spans one) at a time."""
+    """``text`` (between two strings) with its exponents signed.
+
+    ``_CHUNK`` bytes at a time, cut at a comma (no number spans one).
+    """
     if len(text) <= _CHUNK:
         return _signed(text)
     pieces = []

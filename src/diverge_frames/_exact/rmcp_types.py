@@ -1,17 +1,19 @@
-"""rmcp 3.1.4's types where msgspec's typed decoders cannot follow serde: where each unit
-enum sits, and the whole tree of ``inputRequests``, written once as :mod:`._serde` kinds.
+"""rmcp 3.1.4's types where msgspec's typed decoders cannot follow serde.
+
+Where each unit enum sits, and the whole tree of ``inputRequests``, written once as
+:mod:`.serde` kinds.
 
 * :data:`ENUM_MEMBERS`: every unit enum of a typed notification's params or of a
   ``ReadResourceResult``, with how serde reads that member (owned ``Content``, which
   also takes ``{"v": {}}``, or directly / by reference: ``"v"`` and ``{"v": null}`` only).
-  The exact path (:func:`diverge_frames._rmcp.decode_exact`) rewrites a map form to the
+  The exact path (:func:`.rmcp_read.decode_exact`) rewrites a map form to the
   string before msgspec reads the body (:func:`enum_member`). The enums inside
   ``inputRequests`` are in its tree below.
 * :data:`INPUT_REQUESTS`: ``DetailedTaskWire.input_requests`` of ``notifications/tasks``
   (``Option<BTreeMap<String, InputRequest>>``, read by reference: ``rmcp::model::task``,
   ``mrtr``): the request union, each request's params, ``content`` blocks, tools,
   elicitation schemas. :func:`read_input_requests` gives the value as rmcp writes it
-  back, or raises :class:`~._serde.Mismatch` (rmcp then takes the whole notification as
+  back, or raises :class:`~.serde.Mismatch` (rmcp then takes the whole notification as
   a ``CustomNotification``). The hot paths send every body with a params member in
   :data:`MODEL_MEMBER_NAMES` to the exact path, so no other reading of it exists.
 
@@ -24,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from . import types as t
-from ._serde import (
+from .. import types as t
+from .serde import (
     BOOL,
     F32,
     F32_IN_JSON,
@@ -48,7 +50,7 @@ from ._serde import (
     Untagged,
     _Kind,
 )
-from ._serde_json import Obj, plain
+from .serde_json import Obj, plain
 
 __all__ = [
     "ENUM_MEMBERS",
@@ -88,8 +90,10 @@ ENUM_MEMBERS: dict[str, tuple[tuple[str, UnitEnum, bool], ...]] = {
 
 
 def enum_member(enum: UnitEnum, node: Any, owned: bool) -> Any:
-    """The variant a unit-enum member names, as rmcp writes it (``"v"``); ``node``
-    unchanged (plain) when the enum does not read it, for msgspec to reject."""
+    """The variant a unit-enum member names, as rmcp writes it (``"v"``).
+
+    ``node`` unchanged (plain) when the enum does not read it, for msgspec to reject.
+    """
     try:
         return enum.read(node, owned)
     except Mismatch:
@@ -100,12 +104,14 @@ def enum_member(enum: UnitEnum, node: Any, owned: bool) -> Any:
 
 
 class Request(_Kind):
-    """rmcp's ``Request<M, P>`` / ``RequestNoParam<M>`` (``model/serde_impl.rs``): the
-    derived ``Proxy`` / ``ProxyOptionalParam`` ``{method, params}`` (or ``[method,
+    """rmcp's ``Request<M, P>`` / ``RequestNoParam<M>`` (``model/serde_impl.rs``).
+
+    The derived ``Proxy`` / ``ProxyOptionalParam`` ``{method, params}`` (or ``[method,
     params]``; other members such as ``jsonrpc`` and ``id`` dropped), ``params`` read by
     ``WithMeta`` (an object only: ``_meta`` an object or ``null``, the rest flattened
     into ``params``). ``params=None``: ``RequestNoParam``, whose ``params`` may be
-    absent or ``null`` and keep only ``_meta`` (written only when there is one)."""
+    absent or ``null`` and keep only ``_meta`` (written only when there is one).
+    """
 
     def __init__(self, method: str, params: Struct | Tagged | None) -> None:
         self.method, self.params = method, params
@@ -399,7 +405,10 @@ MODEL_MEMBER_NAMES: frozenset[str] = frozenset(n for m in MODEL_MEMBERS.values()
 
 
 def read_input_requests(node: Any) -> dict[str, Any] | None:
-    """The ``inputRequests`` value ``node`` (as :func:`._serde_read.parse` read it) as
-    rmcp writes it back, ``None`` for ``null``. Raises Mismatch when rmcp cannot read it."""
+    """The ``inputRequests`` value ``node`` as rmcp writes it back, ``None`` for ``null``.
+
+    ``node`` as :func:`.serde_json_reader.parse` read it. Raises Mismatch when rmcp
+    cannot read it.
+    """
     value: dict[str, Any] | None = INPUT_REQUESTS.read(node, False)
     return value

@@ -1,7 +1,9 @@
-"""Where rmcp reads a struct: the positions of a body at which a repeated member fails
-serde's derived struct (a rule of :mod:`diverge_frames._rmcp`), for the pre-checks.
+"""Where rmcp reads a struct.
 
-Derived from the types (as ``_rmcp.RMCP_TYPED`` is), so that a struct added there counts:
+The positions of a body at which a repeated member fails serde's derived struct (a rule
+of :mod:`.rmcp_read`), for the pre-checks.
+
+Derived from the types (as ``rmcp_structs.RMCP_TYPED`` is), so that a struct added there counts:
 a notification's top level and the params of the methods rmcp types (every such
 method's at once: the method may come after its params), a result's members and its
 ``contents`` items, ``ErrorData``'s members, and the unit enums among them (serde reads
@@ -17,9 +19,10 @@ from typing import Any, NamedTuple
 
 import msgspec.inspect as mi
 
-from . import types as t
-from ._rmcp import MODEL_MEMBER_DEPTH, MODEL_MEMBER_NAMES, RMCP_TYPED, STRUCT_DEPTH
-from ._wire import ReadResourceResultWire
+from .. import types as t
+from .._wire import ReadResourceResultWire
+from .rmcp_structs import MODEL_MEMBER_DEPTH, RMCP_TYPED, STRUCT_DEPTH
+from .rmcp_types import MODEL_MEMBER_NAMES
 
 __all__ = ["Position", "STRUCT_POSITIONS", "models_below"]
 
@@ -31,8 +34,8 @@ class Position(NamedTuple):
     of which fails the struct; ``children``: the position of each member's value (None:
     nothing there is a struct). Without members it is an array or a map whose items
     (values) are at ``items``. A struct position holding an array is serde's sequence
-    form of the struct. ``models``: the members only :mod:`._rmcp_model` reads (its
-    :data:`~._rmcp_model.MODEL_MEMBER_NAMES`): a body with one takes the exact reading,
+    form of the struct. ``models``: the members only :mod:`.rmcp_types` reads (its
+    :data:`~.rmcp_types.MODEL_MEMBER_NAMES`): a body with one takes the exact reading,
     pairs kept all the way down."""
 
     members: tuple[str, ...]
@@ -66,7 +69,7 @@ def _position(info: Any, depth: int) -> Position | None:
             found = _merge(found, _position(member, depth))
         return found
     if isinstance(info, mi.StructType):
-        if issubclass(info.cls, t._Exact):
+        if issubclass(info.cls, t._ExactParams):
             return None  # rmcp keeps these params as a Value: no struct
         if depth > STRUCT_DEPTH:
             raise ImportError(
@@ -124,8 +127,10 @@ STRUCT_POSITIONS: dict[str, Position] = {
 
 @functools.cache
 def models_below(position: Position | None) -> bool:
-    """Whether a model member (``Position.models``) is at ``position`` or below it: an
-    array there (serde's sequence form) may hold one."""
+    """Whether a model member (``Position.models``) is at ``position`` or below it.
+
+    An array there (serde's sequence form) may hold one.
+    """
     if position is None:
         return False
     return bool(position.models) or any(map(models_below, (*position.children, position.items)))

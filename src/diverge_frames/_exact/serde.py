@@ -1,7 +1,8 @@
-"""serde 1.0.229's derived ``Deserialize``, as rmcp 3.1.4's types use it: what a type
-reads from a value :func:`diverge_frames._serde_read.parse` has read, and what it writes
-back. The rules that know serde and nothing of MCP; :mod:`._rmcp_model` says which type
-sits where.
+"""serde 1.0.229's derived ``Deserialize``, as rmcp 3.1.4's types use it.
+
+What a type reads from a value :func:`diverge_frames._exact.serde_json_reader.parse` has
+read, and what it writes back. The rules that know serde and nothing of MCP;
+:mod:`.rmcp_types` says which type sits where.
 
 A type is a *kind* (a small object with ``read(node, owned)``). ``read`` returns the
 value as rmcp writes it back through ``serde_json::to_value`` (plain ``dict`` / ``list``
@@ -41,7 +42,7 @@ import math
 import struct
 from typing import Any
 
-from ._serde_json import Obj, plain
+from .serde_json import Obj, plain
 
 __all__ = [
     "Mismatch",
@@ -93,8 +94,11 @@ class _Scalar(_Kind):
 
 
 class Int(_Kind):
-    """A Rust integer type: an integer token in ``lo..=hi`` (serde_json hands over
-    ``u64`` / ``i64``; a token with a fraction or exponent, or ``-0``, is a float)."""
+    """A Rust integer type.
+
+    An integer token in ``lo..=hi`` (serde_json hands over ``u64`` / ``i64``; a token
+    with a fraction or exponent, or ``-0``, is a float).
+    """
 
     def __init__(self, name: str, lo: int, hi: int) -> None:
         self.name, self.lo, self.hi = name, lo, hi
@@ -109,8 +113,10 @@ _SINGLE = struct.Struct("<f")
 
 
 def f32(value: float) -> float:
-    """Rust's ``value as f32`` (round to nearest, ties to even; ``inf`` past the range),
-    widened back to f64 as ``serde_json::to_value`` does."""
+    """Rust's ``value as f32``, widened back to f64 as ``serde_json::to_value`` does.
+
+    Rounded to nearest, ties to even; ``inf`` past the range.
+    """
     if type(value) is int and not -(2**53) <= value <= 2**53:
         # One rounding, as `u64 as f32` does: keep 24 significant bits.
         shift = abs(value).bit_length() - 24
@@ -188,8 +194,10 @@ class Seq(_Kind):
 
 
 class Map(_Kind):
-    """``BTreeMap<String, T>`` / ``IndexMap<String, T>``: an object; every value is read,
-    the last of a duplicated key is kept."""
+    """``BTreeMap<String, T>`` / ``IndexMap<String, T>``.
+
+    An object; every value is read, the last of a duplicated key is kept.
+    """
 
     def __init__(self, kind: _Kind) -> None:
         self.kind = kind
@@ -201,8 +209,11 @@ class Map(_Kind):
 
 
 class UnitEnum(_Kind):
-    """An enum of unit variants (externally tagged): ``"v"``, ``{"v": null}``, and
-    ``{"v": {}}`` when read from owned ``Content``. Written as ``"v"``."""
+    """An enum of unit variants (externally tagged).
+
+    ``"v"``, ``{"v": null}``, and ``{"v": {}}`` when read from owned ``Content``.
+    Written as ``"v"``.
+    """
 
     def __init__(self, name: str, variants: tuple[str, ...]) -> None:
         self.name, self.variants = name, frozenset(variants)
@@ -223,8 +234,11 @@ class UnitEnum(_Kind):
 
 
 class Field:
-    """A struct field: its wire name, its kind, ``default`` (``#[serde(default)]``: may be
-    missing from the array form) and the ``aliases`` it is also read from."""
+    """A struct field.
+
+    Its wire name, its kind, ``default`` (``#[serde(default)]``: may be missing from the
+    array form) and the ``aliases`` it is also read from.
+    """
 
     def __init__(
         self, name: str, kind: _Kind, *, default: bool = False, aliases: tuple[str, ...] = ()
@@ -234,8 +248,11 @@ class Field:
 
 
 class Struct(_Kind):
-    """A derived struct: ``fields`` in declaration order. ``seq=False`` for a struct
-    variant of an untagged enum and a struct with a flattened field (no array form)."""
+    """A derived struct.
+
+    ``fields`` in declaration order. ``seq=False`` for a struct variant of an untagged
+    enum and a struct with a flattened field (no array form).
+    """
 
     def __init__(
         self, name: str, *fields: Field, seq: bool = True, deny_unknown: bool = False
@@ -295,10 +312,12 @@ def _tag_index(node: Any, names: tuple[str, ...]) -> int:
 
 
 class Tagged(_Kind):
-    """An internally tagged enum (``#[serde(tag = "...")]``) of struct-like variants:
+    """An internally tagged enum (``#[serde(tag = "...")]``) of struct-like variants.
+
     ``variants`` are (name, kind) in declaration order; written with the tag member.
     ``fallback``: its ``#[serde(untagged)]`` variants, (name written, kind), tried on
-    any failure of the tagged part."""
+    any failure of the tagged part.
+    """
 
     def __init__(
         self,

@@ -1,6 +1,7 @@
-# The rmcp-exact reading of the compiled twin, included by _frames_c.pyx: serde_json's
-# reading in C (_serde_json.h) as the pre-check, the rewrite of a body for msgspec, and the
-# tree rmcp's rules read (see the module docstring).
+# Included by _frames_c.pyx, after _public.pxi: the pre-check and the exact rewrite.
+# serde_json's reading in C (_serde_json.h) as the pre-check, the rewrite of a body for
+# msgspec, and the tree handed down to rmcp's rules (_exact.rmcp_read.decode_exact).
+# Uses only the .pyx's head and the fragments included before it.
 
 cdef extern from "_serde_json.h":
     # serde_json's reading and writing (see the header).
@@ -59,13 +60,13 @@ cdef extern from "_serde_json.h":
 cdef enum:
     # df_sj_result.top of a body df_sj_glance found plain, not scanned (_source)
     _GLANCED = -2
-    # Room for the struct positions of the three bodies (_rmcp_positions.STRUCT_POSITIONS).
+    # Room for the struct positions of the three bodies (_exact.rmcp_positions.STRUCT_POSITIONS).
     _MAX_POSITIONS = 64
     _MAX_MEMBERS = 256
     # Which rules: the index in _RULES, and the name of the body's type.
-    _NOTIFICATION = 0
-    _RESULT = 1
-    _ERROR = 2
+    _EXPECT_NOTIFICATION = 0
+    _EXPECT_RESULT = 1
+    _EXPECT_ERROR = 2
 
 #: The header's copies of the rules' limits and reasons, for the test that holds them
 #: equal to _serde_json's.
@@ -86,7 +87,10 @@ if _MAX_DEPTH != _SJ_MAX_DEPTH:
     raise ImportError("_frames_c's _MAX_DEPTH is not _serde_json.h's DF_SJ_MAX_DEPTH")
 
 # The struct positions of each body, flattened for the header (df_sj_rules).
-cdef tuple _EXPECTED = ("ServerNotification", "ReadResourceResult", "ErrorData")
+cdef tuple _EXPECTED = EXPECTED
+if ((_EXPECT_NOTIFICATION, _EXPECT_RESULT, _EXPECT_ERROR)
+        != (EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECT_ERROR)):
+    raise ImportError("_precheck.pxi's indexes are not _exact.rmcp_structs.EXPECTED's")
 cdef df_sj_position _POSITIONS[_MAX_POSITIONS]
 cdef df_sj_member _MEMBERS[_MAX_MEMBERS]
 cdef df_sj_rules _RULES[3]
@@ -133,21 +137,21 @@ def _walk(position, int depth=1):
 cdef df_sj_member _MODELS[3][8]  # each body's model members' names, for df_sj_glance
 
 
-cdef void _glance_rules(int kind, object root) except *:
+cdef void _glance_rules(int expected, object root) except *:
     """The rules df_sj_glance reads: the deepest struct position, the model names."""
     found = list(_walk(root))
     models = sorted({name.encode() for position, _ in found for name in position.models})
     if len(models) > 8:
         raise ImportError("more than 8 model members' names (_MODELS)")
-    _RULES[kind].deepest = max(depth for _, depth in found)
-    if _RULES[kind].deepest > _SJ_GLANCE_DEPTH:  # every body would be scanned
+    _RULES[expected].deepest = max(depth for _, depth in found)
+    if _RULES[expected].deepest > _SJ_GLANCE_DEPTH:  # every body would be scanned
         raise ImportError("a struct position deeper than DF_SJ_GLANCE_DEPTH")
     for i, name in enumerate(models):
         _NAMES.append(name)
-        _MODELS[kind][i].name = <const unsigned char *>PyBytes_AS_STRING(name)
-        _MODELS[kind][i].len = <int>len(name)
-    _RULES[kind].models = _MODELS[kind]
-    _RULES[kind].n_models = len(models)
+        _MODELS[expected][i].name = <const unsigned char *>PyBytes_AS_STRING(name)
+        _MODELS[expected][i].len = <int>len(name)
+    _RULES[expected].models = _MODELS[expected]
+    _RULES[expected].n_models = len(models)
 
 
 cdef int _n_positions = 0, _n_members = 0
@@ -155,38 +159,39 @@ for _k, _expected in enumerate(_EXPECTED):
     _RULES[_k].positions = _POSITIONS
     _RULES[_k].members = _MEMBERS
     _RULES[_k].root = _flatten(STRUCT_POSITIONS[_expected], &_n_positions, &_n_members)
-    _RULES[_k].direct = _k != _NOTIFICATION  # read directly: unknown members skipped
+    _RULES[_k].direct = _k != _EXPECT_NOTIFICATION  # read directly: unknown members skipped
     _RULES[_k].keep = STRUCT_DEPTH
     _glance_rules(_k, STRUCT_POSITIONS[_expected])
 if _sj_index(_POSITIONS, _n_positions, _MEMBERS) != 0:
     raise ImportError("a struct position's member table does not fit")
 
 
-cdef bint _needs_exact(const unsigned char *p, Py_ssize_t n, int *top_keys,
-                       int kind=_RESULT) noexcept nogil:
-    """The pre-check as a yes or no, for a body of type ``_EXPECTED[kind]``: True when
+cdef bint _precheck(const unsigned char *p, Py_ssize_t n, int *top_keys,
+                    int expected=_EXPECT_RESULT) noexcept nogil:
+    """The pre-check as a yes or no, for a body of type ``_EXPECTED[expected]``: True when
     msgspec may read the body ``p[:n]`` otherwise than serde_json (see ``_scan``). When
     it says False and ``top_keys`` is not NULL, ``top_keys[0]`` is how many keys the
     top-level object has."""
     cdef df_sj_result r
     cdef int keys = 0
-    if not _sj_glance(p, n, &_RULES[kind], &keys):
+    if not _sj_glance(p, n, &_RULES[expected], &keys):
         if top_keys != NULL:
             top_keys[0] = keys
         return False
-    _scan(p, n, kind, &r)
+    _scan(p, n, expected, &r)
     if top_keys != NULL:
         top_keys[0] = r.top_keys
     return _not_plain(&r)
 
 
-cdef inline void _scan(const unsigned char *p, Py_ssize_t n, int kind,
+cdef inline void _scan(const unsigned char *p, Py_ssize_t n, int expected,
                        df_sj_result *r) noexcept nogil:
-    """Read ``p[:n]`` as serde_json reads the body of type ``_EXPECTED[kind]`` (the twin
-    of ``_frames_py._needs_exact``): ``r`` says why serde_json rejects it, which tokens
+    """Read ``p[:n]`` as serde_json reads the body of type ``_EXPECTED[expected]`` (the twin
+    of ``_frames_py._precheck``): ``r`` says why serde_json rejects it, which tokens
     msgspec would read otherwise (``edits``, spelled anew by ``_rewrite``), and whether
     a member is repeated at a struct position (``repeated``: ``_exact`` decides)."""
-    _sj_scan(p, n, &_RULES[kind], r, NULL, 0, 0)
+    _count(_SCANS)
+    _sj_scan(p, n, &_RULES[expected], r, NULL, 0, 0)
 
 
 cdef inline bint _not_plain(const df_sj_result *r) noexcept nogil:
@@ -197,19 +202,21 @@ class _Changed(Exception):
     """The body's bytes changed between two readings (another thread wrote to them)."""
 
 
-cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int kind, df_sj_result *r,
+cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int expected, df_sj_result *r,
                      int write, int keep=STRUCT_DEPTH):
     """The body ``p[:n]`` written again (a new ``bytes``) so that msgspec reads
     serde_json's values from it: what ``r`` found to edit, and what ``write`` asks
     (``_WRITE_KEYS``: the keys of objects nested ``keep`` levels or less,
     ``_WRITE_SKIPPED``). Raises _Changed when the bytes changed since ``r`` was read."""
     cdef df_sj_result again
-    cdef df_sj_rules rules = _RULES[kind]
+    cdef df_sj_rules rules = _RULES[expected]
     cdef Py_ssize_t size
     rules.keep = keep
     if keep != STRUCT_DEPTH:
+        _count(_SCANS)
         _sj_scan(p, n, &rules, r, NULL, 0, 0)  # the keys' growth to that depth
     size = _sj_rewritten(n, r, write)
+    _count(_SCANS)
     out = PyBytes_FromStringAndSize(NULL, size)
     if _sj_scan(p, n, &rules, &again, <unsigned char *>PyBytes_AS_STRING(out), size,
                 write) != size:
@@ -217,29 +224,21 @@ cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int kind, df_sj_resul
     return out
 
 
-cdef object _rejected(object body, int tag, int kind, const df_sj_result *r, object exc):
+cdef object _rejected(object body, int tag, int expected, const df_sj_result *r, object exc):
     """The FrameBodyError for a body the scan ``r`` found serde_json (or a repeated
     top-level member) rejects."""
     if r.reason:
         why = reject(REASONS[r.reason])
     else:  # the first repeated member of the top-level struct, in declaration order
-        members = _TOP_MEMBERS[kind]
+        members = _TOP_MEMBERS[expected]
         why = duplicate_field(next(members[i] for i in range(len(members))
                                    if r.repeated_top >> i & 1))
-    return rejection(body, tag, _EXPECTED[kind], str(why), why.cause, exc)
+    return rejection(body, tag, expected, str(why), why.cause, exc)
 
 
-cdef class _Tree:
-    """``decode_exact``'s reader when the tree is built already."""
-    cdef object value
-
-    def __call__(self, body, skip_unknown):
-        return self.value
-
-
-cdef object _exact(object body, int tag, int kind, object exc,
+cdef object _exact(object body, int tag, int expected, object exc,
                    const df_sj_result *scanned=NULL):
-    """rmcp's reading of ``body`` (``_rmcp.decode_exact``), the tree it reads built at C
+    """rmcp's reading of ``body`` (``_exact.rmcp_read.decode_exact``), the tree it reads built at C
     speed: the body scanned (unless ``scanned`` is its scan) and rewritten (numbers,
     skipped values written null, and with a repeated member each key of the objects
     nested ``STRUCT_DEPTH`` levels or less spelled with its index), read by msgspec,
@@ -247,20 +246,19 @@ cdef object _exact(object body, int tag, int kind, object exc,
     cdef Py_buffer view
     cdef df_sj_result r
     cdef int write, keep
-    cdef _Tree read = _Tree.__new__(_Tree)
     PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
     try:
         if scanned == NULL:
-            _scan(<const unsigned char *>view.buf, view.len, kind, &r)
+            _scan(<const unsigned char *>view.buf, view.len, expected, &r)
         else:
             r = scanned[0]
         if r.reason or r.repeated_top:
-            raise _rejected(body, tag, kind, &r, exc)
-        # a model member (_rmcp_model reads it): every object's pairs kept
+            raise _rejected(body, tag, expected, &r, exc)
+        # a model member (_exact.rmcp_types reads it): every object's pairs kept
         keep = _SJ_MAX_DEPTH if r.model else STRUCT_DEPTH
         write = (_WRITE_KEYS if r.repeated else 0) | (_WRITE_SKIPPED if r.skipped else 0)
         if write or r.edits:
-            src = _rewrite(<const unsigned char *>view.buf, view.len, kind, &r, write, keep)
+            src = _rewrite(<const unsigned char *>view.buf, view.len, expected, &r, write, keep)
         else:
             src = body
     finally:
@@ -268,62 +266,47 @@ cdef object _exact(object body, int tag, int kind, object exc,
     try:
         raw = _any_decoder(src)
     except _DECODE_ERRORS:  # what the scan leaves to msgspec (a raw control character)
-        raise rejection(body, tag, _EXPECTED[kind], None, None, exc)
-    read.value = tree(raw, keep, bool(r.repeated))
-    return decode_exact(body, tag, _EXPECTED[kind], exc, read)
+        raise rejection(body, tag, expected, None, None, exc)
+    return decode_exact(body, tree(raw, keep, bool(r.repeated)), tag, expected, exc)
 
 
-cdef object _msgspec_rejected(object body, object src, int tag, int kind, object exc):
+cdef object _msgspec_rejected(object body, object src, int tag, int expected, object exc):
     """The FrameBodyError for a body the scan read and msgspec rejects (a raw control
     character in a string, which the scan leaves to msgspec, or bad syntax): serde_json
     rejects it too. Worded from msgspec's reading of the body itself (``exc``'s, unless
     it read a rewrite of it)."""
-    return rejection(body, tag, _EXPECTED[kind], None, None, exc if src is body else None)
-
-
-cdef class _ExactOf:
-    """``_exact`` of one body, called as ``decode_exact`` (by ``decode_custom``)."""
-    cdef object body
-
-    def __call__(self, src, tag, expected, exc=None):
-        return _exact(self.body, tag, _EXPECTED.index(expected), exc)
-
-
-cdef object _exact_of(object body):
-    cdef _ExactOf of = _ExactOf.__new__(_ExactOf)
-    of.body = body
-    return of
+    return rejection(body, tag, expected, None, None, exc if src is body else None)
 
 
 cdef inline object _source(object body, const unsigned char *p, Py_ssize_t n, int tag,
-                           int kind, df_sj_result *r):
+                           int expected, df_sj_result *r):
     """What msgspec decodes for a body the scan ``r`` found no rule to apply to: the
     body, or its rewrite; None when ``r`` says the exact reading or an error. The body
     df_sj_glance finds plain is not scanned (only ``r.top_keys`` is set, and ``r.top`` is
     _GLANCED): when msgspec fails on it, ``_scanned`` scans it. Inline: each decode calls
     the glance itself, the scan out of line (``_source_scanned``)."""
     cdef int keys = 0
-    if not _sj_glance(p, n, &_RULES[kind], &keys):
+    if not _sj_glance(p, n, &_RULES[expected], &keys):
         r.top = _GLANCED
         r.top_keys = keys
         return body
-    return _source_scanned(body, p, n, tag, kind, r)
+    return _source_scanned(body, p, n, tag, expected, r)
 
 
 cdef object _source_scanned(object body, const unsigned char *p, Py_ssize_t n, int tag,
-                            int kind, df_sj_result *r):
+                            int expected, df_sj_result *r):
     """``_source`` of a body df_sj_glance did not find plain: scanned."""
-    _scan(p, n, kind, r)
+    _scan(p, n, expected, r)
     if r.reason or r.repeated_top:
-        raise _rejected(body, tag, kind, r, None)
+        raise _rejected(body, tag, expected, r, None)
     if r.repeated:
         return None
     if r.edits:
-        return _rewrite(p, n, kind, r, 0)
+        return _rewrite(p, n, expected, r, 0)
     return body
 
 
-cdef object _scanned(object body, const unsigned char *p, Py_ssize_t n, int tag, int kind,
+cdef object _scanned(object body, const unsigned char *p, Py_ssize_t n, int tag, int expected,
                      df_sj_result *r):
     """After msgspec failed on a body ``_source`` only glanced at (a syntax error, or
     serde's sequence form of a struct, which msgspec rejects): the scan ``r`` done as
@@ -332,60 +315,9 @@ cdef object _scanned(object body, const unsigned char *p, Py_ssize_t n, int tag,
     caller goes on with ``r`` the scan)."""
     if r.top != _GLANCED:
         return None
-    _scan(p, n, kind, r)
+    _scan(p, n, expected, r)
     if r.reason or r.repeated_top:
-        raise _rejected(body, tag, kind, r, None)
+        raise _rejected(body, tag, expected, r, None)
     if r.repeated or r.edits:
-        return _exact(body, tag, kind, None, r)
+        return _exact(body, tag, expected, None, r)
     return None
-
-
-cdef inline bint _writable(_Split s):
-    return s.held and not s.view.readonly
-
-
-cdef object _guarded(object payload, _Split s, int kind):
-    """The decode of a writable buffer (another thread may write to it meanwhile):
-    checksummed before and after, and done again from a copy (one state of it) when it
-    changed."""
-    cdef uint64_t before = _sj_checksum(s.data, s.size)
-    try:
-        if kind == _NOTIFICATION:
-            if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
-                value = _spliced_log(s.data, s.size)
-                if value is not None:
-                    return _unchanged(value, payload, s, before, kind)
-            value = _notification(s.body, s.data, s.size, s.tag)
-        else:
-            if s.tag == _TAG_RESULT and s.size >= _SPLICE_STRING:
-                value = _spliced_result(s.data, s.size)
-                if value is not None:
-                    return _unchanged(value, payload, s, before, kind)
-            value = _read_resource(s.body, s.data, s.size, s.tag)
-    except _Changed:
-        return _again(payload, kind)
-    return _unchanged(value, payload, s, before, kind)
-
-
-cdef object _unchanged(object value, object payload, _Split s, uint64_t before, int kind):
-    if _sj_checksum(s.data, s.size) != before:
-        return _again(payload, kind)  # another thread wrote: one state of it instead
-    return value
-
-
-cdef object _again(object payload, int kind):
-    copy = bytes(payload)
-    return _decode_notification(copy) if kind == _NOTIFICATION else _decode_read_resource(copy)
-
-
-cdef bytes _signed_exponents(bytes out):
-    """``out`` with each float exponent written as serde_json writes it, ``1e16`` ->
-    ``1e+16`` (``df_sj_exponents``, in C: strings untouched)."""
-    cdef const unsigned char *p = <const unsigned char *>PyBytes_AS_STRING(out)
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(out)
-    cdef Py_ssize_t count = _sj_exponents(p, n, NULL)
-    if count == 0:
-        return out
-    result = PyBytes_FromStringAndSize(NULL, n + count)
-    _sj_exponents(p, n, <unsigned char *>PyBytes_AS_STRING(result))
-    return result

@@ -1,5 +1,6 @@
-"""serde_json's reading of a whole body, as the rmcp rules need it (see
-:mod:`diverge_frames._serde_json` for what a reading keeps and rejects).
+"""serde_json's reading of a whole body, as the rmcp rules need it.
+
+:mod:`.serde_json` says what a reading keeps and rejects.
 
 * :func:`parse`: the reference, one token at a time, as serde_json's ``Deserializer``
   goes; the first thing serde_json rejects is the one reported.
@@ -10,7 +11,7 @@
   nested past the scanner's recursion, :func:`parse` decides.
 
 The compiled twin reads bodies in C (``_serde_json.h``) and builds the same tree with
-:func:`~._serde_json.tree`.
+:func:`~.serde_json.tree`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from ._serde_json import (
+from .serde_json import (
     COLON,
     DEPTH,
     EXPECTED_COMMA,
@@ -41,8 +42,10 @@ from ._serde_json import (
     Obj,
     Reject,
     after_ws,
+    dicts_below,
     reject,
     serde_number,
+    too_deep,
     tree,
 )
 
@@ -67,11 +70,12 @@ _scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
 def parse(
     body: Any, skip_unknown: tuple[str, ...] | None = None, keep: int = RECURSION_LIMIT
 ) -> Any:
-    """Read a JSON text as serde_json does, one token at a time: objects nested ``keep``
-    levels or less as :class:`Obj`, deeper ones as dicts (the last duplicate wins),
-    numbers per :func:`serde_number`, strings checked (UTF-8, escapes, surrogate pairs),
-    at any depth without recursion. ``body`` is read in place (no copy). Raises Reject,
-    at the first thing serde_json rejects.
+    """Read a JSON text as serde_json does, one token at a time.
+
+    Objects nested ``keep`` levels or less as :class:`Obj`, deeper ones as dicts (the
+    last duplicate wins), numbers per :func:`serde_number`, strings checked (UTF-8,
+    escapes, surrogate pairs), at any depth without recursion. ``body`` is read in place
+    (no copy). Raises Reject, at the first thing serde_json rejects.
 
     ``skip_unknown``: the members of a struct serde reads directly (``ErrorData``,
     ``ReadResourceResult``); the values of other top-level members are only skipped,
@@ -131,9 +135,11 @@ def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
 
 
 def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
-    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects; returns
-    it and the position after it. Like serde_json, fails at the first array or object
-    128 levels deep, before reading further."""
+    """One checked JSON value from ``pos``, inside ``depth`` open arrays/objects.
+
+    Returns it and the position after it. Like serde_json, fails at the first array or
+    object 128 levels deep, before reading further.
+    """
     stack: list[list[Any]] = []  # [container, pending key]
     while True:
         c = _at(data, pos)
@@ -267,8 +273,11 @@ _check_strings = msgspec.json.Encoder().encode  # raises on a lone surrogate in 
 
 
 class _Numbers:
-    """The scanner's number hooks: serde_json's values, and whether one was out of range
-    (counted, not raised: what else is wrong is known only once the text is read)."""
+    """The scanner's number hooks.
+
+    Serde_json's values, and whether one was out of range (counted, not raised: what
+    else is wrong is known only once the text is read).
+    """
 
     def __init__(self) -> None:
         self.out_of_range = 0
@@ -302,10 +311,13 @@ def read(
     pairs: bool = True,
     deep: bool | None = None,
 ) -> Any:
-    """:func:`parse`'s answer (the same tree, the same Reject), the text read by the
-    stdlib's C scanner. ``numbers``: some number may not be plain (else the scanner's own
+    """:func:`parse`'s answer (the same tree, the same Reject), read by the stdlib's scanner.
+
+    ``numbers``: some number may not be plain (else the scanner's own
     ``int`` and ``float`` read them, faster); ``pairs``: some object nested ``keep``
-    levels or less may repeat a key (else objects are read as dicts, faster); ``deep``:
+    levels or less may repeat a key (else objects are read as dicts, faster, unless a
+    surrogate escape or the nesting has to be checked in every value, a repeated key's
+    first one too: serde reads it before its map keeps the last); ``deep``:
     whether the body is nested more than ``MAX_DEPTH`` levels anywhere, when known (a
     repeated key's first value counts as much as its last: serde reads both). Raises
     Reject."""
@@ -319,8 +331,12 @@ def read(
         bad_utf8 = True
     if deep and skip_unknown is not None:
         deep = None  # maybe in a value a direct struct skips, which serde does not limit
-    if deep is None and not pairs and text.count("[") + text.count("{") > MAX_DEPTH:
-        pairs = True  # the depth of every value, the repeated keys' first ones too
+    brackets = text.count("[") + text.count("{")
+    escapes = _SURROGATE_ESCAPE(text) is not None
+    if not pairs and (escapes or (deep is None and brackets > MAX_DEPTH)):
+        # Serde reads a repeated key's first value as much as its last: objects read as
+        # dicts would drop it before its strings (or its depth) are checked.
+        pairs = True
     hooks = _Numbers()
     context = SimpleNamespace(
         strict=True,
@@ -347,13 +363,11 @@ def read(
         raise Reject(EXPECTED_VALUE) from None
     finally:
         del scan, context  # the scanner holds its context (memo: every key)
-    brackets = text.count("[") + text.count("{")
-    escapes = _SURROGATE_ESCAPE(text) is not None
     text = ""  # the tree holds what is needed (a body's worth of memory, freed)
     reasons = [UNICODE] if bad_utf8 else []
     if hooks.out_of_range:
         reasons.append(RANGE)
-    if deep or (deep is None and brackets > MAX_DEPTH and _too_deep(checked)):
+    if deep or (deep is None and brackets > MAX_DEPTH and too_deep(checked)):
         reasons.append(DEPTH)
     if escapes:
         try:
@@ -364,15 +378,18 @@ def read(
         raise reject(reasons[0])
     if reasons:
         return parse(body, skip_unknown, keep)  # which comes first
-    return _dicts_below(value, keep) if pairs else tree(value, keep)
+    return dicts_below(value, keep) if pairs else tree(value, keep)
 
 
 def _read_top_object(
     text: str, pos: int, scan: Any, hooks: _Numbers, known: tuple[str, ...]
 ) -> tuple[Obj, Obj]:
-    """A struct read directly (``text[pos]`` is its ``{``): its members one by one, the
-    values of those it does not have read and dropped (serde's ignore_value checks
-    their syntax only). Returns the object and its members that serde checks."""
+    """A struct read directly (``text[pos]`` is its ``{``).
+
+    Its members one by one, the values of those it does not have read and dropped
+    (serde's ignore_value checks their syntax only). Returns the object and its members
+    that serde checks.
+    """
     obj, checked = Obj(), Obj()
     pos = after_ws(text, pos + 1)
     if text[pos : pos + 1] == "}":
@@ -407,54 +424,3 @@ def _read_top_object(
     if after_ws(text, end) != len(text):
         raise Reject(TRAILING)
     return obj, checked
-
-
-def _too_deep(node: Any) -> bool:
-    """More than ``MAX_DEPTH`` levels of arrays/objects, ``node`` counted, without
-    recursion."""
-    stack = [(node, 1)] if type(node) in (Obj, list, dict) else []
-    while stack:
-        node, level = stack.pop()
-        if level > MAX_DEPTH:
-            return True
-        kind = type(node)
-        children: Any = (
-            (v for _, v in node) if kind is Obj else node.values() if kind is dict else node
-        )
-        stack.extend((child, level + 1) for child in children if type(child) in (Obj, list, dict))
-    return False
-
-
-def _dicts_below(node: Any, keep: int) -> Any:
-    """A tree of :class:`Obj` with those nested deeper than ``keep`` levels (``node``
-    counted) made dicts, the last duplicate winning."""
-    if keep <= 0:
-        return _dicts(node)
-    kind = type(node)
-    if kind is Obj:
-        return Obj((k, _dicts_below(v, keep - 1)) for k, v in node)
-    if kind is list and (Obj in map(type, node) or list in map(type, node)):
-        return [_dicts_below(v, keep - 1) for v in node]
-    return node
-
-
-def _dicts(node: Any) -> Any:
-    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without
-    recursion."""
-    out = [node]
-    stack: list[tuple[Any, Any]] = [(out, 0)]
-    while stack:
-        parent, slot = stack.pop()
-        node = parent[slot]
-        made: Any
-        if type(node) is Obj:
-            made = dict(node)
-            slots: Any = made.items()
-        elif type(node) is list and (Obj in map(type, node) or list in map(type, node)):
-            made = list(node)
-            slots = enumerate(made)
-        else:
-            continue
-        parent[slot] = made
-        stack.extend((made, k) for k, v in slots if type(v) in (Obj, list))
-    return out[0]

@@ -1,0 +1,205 @@
+"""The words of a body rmcp rejects: the FrameBodyError each twin raises.
+
+msgspec's own error is preferred when msgspec rejects the body too (its message and path
+are better than serde_json's reasons); else serde_json's or rmcp's reason. The quick
+reading asked for that error is one table on the expected type (:data:`_QUICK`, in the
+order of :data:`.rmcp_structs.EXPECTED`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from .._stack import on_fresh_stack, within_openings
+from .._wire import (
+    DECODE_ERRORS,
+    custom_decoder,
+    error_decoder,
+    notification_decoder,
+    result_decoder,
+)
+from ..errors import FrameBodyError
+from .rmcp_custom import custom_notification
+from .rmcp_result import read_resource_result
+from .rmcp_structs import EXPECT_RESULT, EXPECTED
+from .serde_json import Reject, plain_number, serde_number
+
+__all__ = ["rejection", "item_rejection", "bare", "detached", "serde_spelling"]
+
+#: msgspec's message for input that ends early (``msgspec.DecodeError``).
+_TRUNCATED = "Input data was truncated"
+
+
+def rejection(
+    body: Any,
+    tag: int,
+    expected: int,
+    reason: str | None,
+    cause: BaseException | None = None,
+    exc: BaseException | None = None,
+    failed: BaseException | None = None,
+) -> FrameBodyError:
+    """The FrameBodyError for a body of type ``EXPECTED[expected]`` that rmcp rejects.
+
+    ``reason`` (caused by ``cause``), or msgspec's error when msgspec rejects the body
+    too, since its message and path are better: ``exc``, the twin's, or else the quick
+    reading's asked again (or ``failed``, the exact reading's own). Returned, for the
+    caller to raise.
+    """
+    if exc is None:
+        exc = _msgspec_error(body, tag, expected) or failed
+    if isinstance(exc, FrameBodyError):
+        return exc
+    if exc is not None:
+        error = FrameBodyError.from_exception(tag, EXPECTED[expected], exc)
+        error.__cause__ = exc
+        return error
+    error = FrameBodyError(tag, EXPECTED[expected], reason or "rejected")
+    error.__cause__ = cause
+    return error
+
+
+def item_rejection(tag: int, exc: BaseException) -> FrameBodyError | None:
+    """The FrameBodyError for a result msgspec rejects inside ``contents``, or None.
+
+    ``exc`` is msgspec's typed reading's error, a ValidationError at ``$.contents`` or
+    below, for a ``ReadResourceResult`` body in which the pre-check found no rule of
+    rmcp's to apply (no member repeated at a struct position, no number to spell anew,
+    nothing skipped): the exact reading reads each of its items as msgspec does (it
+    rewrites only an item with a repeated member), so it rejects the body too, and
+    :func:`rejection` words it from ``exc``. None when ``exc`` lies elsewhere (a
+    top-level member: rmcp reads serde's forms of its enums and of the struct itself):
+    the exact reading decides.
+    """
+    if not isinstance(exc, msgspec.ValidationError):
+        return None
+    error = FrameBodyError.from_exception(tag, EXPECTED[EXPECT_RESULT], exc)
+    path = error.path or ""
+    if path != "$.contents" and not path.startswith("$.contents["):
+        return None
+    error.__cause__ = exc
+    return error
+
+
+def bare(exc: BaseException) -> BaseException:
+    """``exc`` with its traceback, and those of the exceptions it chains, dropped.
+
+    They hold the frames of a decode, and those frames the caller's buffer (a bytearray
+    could not be resized while the error is kept). The compiled twin has no frames.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        error = todo.pop()
+        if error is not None and id(error) not in seen:
+            seen.add(id(error))
+            error.__traceback__ = None
+            todo += (error.__cause__, error.__context__)
+    return exc
+
+
+def detached(error: BaseException) -> BaseException:
+    """``error`` kept to be chained later: :func:`bare`, and without its context."""
+    error.__context__ = None
+    return bare(error)
+
+
+def _quick_notification(src: Any, tag: int) -> None:
+    try:
+        notification_decoder.decode(src)
+    except msgspec.ValidationError:
+        value = custom_decoder.decode(src)
+        custom_notification(value.method, value.params, tag)
+
+
+def _quick_result(src: Any, tag: int) -> None:
+    read_resource_result(result_decoder.decode(src), tag)
+
+
+def _quick_error(src: Any, tag: int) -> None:
+    error_decoder.decode(src)
+
+
+#: msgspec's quick reading of each expected type, to ask it for its error.
+_QUICK: tuple[Callable[[Any, int], None], ...] = (_quick_notification, _quick_result, _quick_error)
+
+
+#: A number that may not be plain, at a glance (an exponent, a long run of digits, a
+#: ``-0``), or text that looks like one: only then is a body spelled anew.
+_MAYBE_HARD = re.compile(rb"[eE][-+]?[0-9]|[0-9.]{16}|-0(?![.0-9])").search
+#: A JSON string, or a number (outside strings: the strings are matched first). A
+#: string left open runs to the end, so that no quote is tried twice (linear time).
+_STRING_OR_NUMBER = re.compile(
+    rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?', re.DOTALL
+)
+
+
+def serde_spelling(body: Any) -> Any:
+    """``body`` (bytes-like JSON) with each number spelled as the value serde_json reads.
+
+    A number that is not plain (:func:`plain_number`) is written as its
+    :func:`serde_number` (an integer beyond 64 bits, ``-0`` and the like as floats); one
+    out of range is left as it is. So msgspec, asked for its error about the body, types
+    the numbers as rmcp does. ``body`` itself when nothing may need it (one search).
+    """
+    if _MAYBE_HARD(body) is None:
+        return body
+    return _STRING_OR_NUMBER.sub(_spelled, body)
+
+
+def _spelled(match: re.Match[bytes]) -> bytes:
+    token = match.group()
+    if token[0] == 34 or plain_number(token.decode("ascii")):  # a string, a plain number
+        return token
+    try:
+        return repr(serde_number(token.decode("ascii"))).encode("ascii")
+    except Reject:
+        return token
+
+
+def _msgspec_error(body: Any, tag: int, expected: int) -> BaseException | None:
+    """The error msgspec's quick reading gives for a body rmcp rejects, or None.
+
+    None when msgspec reads it. Msgspec reads the body with its numbers spelled as
+    serde_json reads them (:func:`serde_spelling`: ``-0`` and an integer
+    beyond 64 bits are floats), so that its first error is the one rmcp's types meet,
+    in both twins; a syntax error is then asked of the body itself (its byte offset is
+    the body's).
+    """
+    spelled = serde_spelling(body)
+    error = _asked(spelled, tag, expected)
+    if (
+        spelled is not body
+        and isinstance(error, DECODE_ERRORS)
+        and not isinstance(error, msgspec.ValidationError)
+    ):
+        error = _asked(body, tag, expected)
+    return error
+
+
+def _asked(body: Any, tag: int, expected: int) -> BaseException | None:
+    """Msgspec's quick reading's error for ``body``, or None.
+
+    A body that opens many arrays and objects is asked only up to
+    ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of them (``within_openings``): None when
+    msgspec reads that far without an error, so that the answer never depends on the
+    stack's recursion budget.
+    """
+    src, cut = within_openings(body)
+    try:
+        _QUICK[expected](src, tag)
+    except DECODE_ERRORS as exc:
+        if cut and _TRUNCATED in str(exc):
+            return None  # msgspec would have read on past the prefix
+        return detached(exc)
+    except RecursionError:
+        if not on_fresh_stack():
+            raise  # the caller's stack may be at fault: the hot path decodes on a fresh one
+        return None  # nesting msgspec cannot follow: the exact reading's reason stands
+    except FrameBodyError as exc:
+        return detached(exc)
+    return None

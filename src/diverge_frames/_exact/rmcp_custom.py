@@ -1,0 +1,92 @@
+"""rmcp 3.1.4's ``CustomNotification``: what takes a notification no typed variant reads.
+
+Any object with a string ``method`` and ``params`` that is an object or ``null``, with
+a ``_meta`` that is an object or ``null`` (a ``null`` ``_meta`` is dropped). rmcp writes
+a custom notification's ``_meta`` first and the other members sorted
+(:func:`encode_custom`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._wire import encoder
+from ..errors import FrameBodyError
+from ..types import CustomNotification
+from .rmcp_structs import RMCP_TYPED
+
+__all__ = ["custom", "custom_notification", "encode_custom", "json_type"]
+
+
+def custom(value: CustomNotification, tag: int) -> CustomNotification | None:
+    """rmcp's reading of a notification body msgspec's custom decoder read as ``value``.
+
+    None when rmcp would read the body otherwise: its method is one rmcp types (the
+    typed variant failed on something msgspec and serde see alike only in the exact
+    reading), so the body is to be read exactly. Raises FrameBodyError for a ``_meta``
+    that is neither an object nor ``null``.
+    """
+    if value.method in RMCP_TYPED:
+        return None
+    params = value.params
+    if params is None or "_meta" not in params:
+        return value
+    return custom_notification(value.method, params, tag)
+
+
+def custom_notification(method: str, params: dict[str, Any] | None, tag: int) -> CustomNotification:
+    """The ``CustomNotification`` of ``method`` and ``params``: a ``null`` ``_meta`` dropped.
+
+    Raises FrameBodyError for a ``_meta`` that is neither an object nor ``null``.
+    """
+    if params is not None and "_meta" in params:
+        meta = params["_meta"]
+        if meta is None:
+            del params["_meta"]
+        elif type(meta) is not dict:
+            raise FrameBodyError(
+                tag,
+                "ServerNotification",
+                f"Expected `object | null`, got `{json_type(meta)}`",
+                "$.params._meta",
+            )
+    return CustomNotification(method, params)
+
+
+def encode_custom(value: CustomNotification) -> bytes:
+    """Write a ``CustomNotification`` as rmcp does.
+
+    ``{"method":..,"params":..}`` with ``"params":null`` when ``None``, ``_meta`` first,
+    then the other members sorted. ``value`` has passed
+    :func:`diverge_frames._checks.check` (a ``str`` method, params a dict or None, their
+    ``_meta`` a dict or None).
+    """
+    params = value.params
+    if type(params) is dict and "_meta" not in params:
+        # Without ``_meta`` rmcp's order is plain sorted order: the encoder's own.
+        return encoder.encode(value)
+    head = b'{"method":' + encoder.encode(value.method)
+    if params is None:
+        return head + b',"params":null}'
+    meta = params.get("_meta")
+    if meta is None:
+        rest = encoder.encode({k: v for k, v in params.items() if k != "_meta"})
+        return head + b',"params":' + rest + b"}"
+    rest = encoder.encode({k: v for k, v in params.items() if k != "_meta"})
+    body = b'{"_meta":' + encoder.encode(meta) + (b"}" if rest == b"{}" else b"," + rest[1:])
+    return head + b',"params":' + body + b"}"
+
+
+def json_type(value: Any) -> str:
+    """The name msgspec's errors give the JSON type of a decoded ``value``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
