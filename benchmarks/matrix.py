@@ -93,7 +93,8 @@ def _groups(
     cases: Sequence[Case], only: set[str] | None, bench: rmcp.RmcpBench | None
 ) -> list[Group]:
     groups = []
-    wanted = [i for i in peers.PEERS if only is None or i in only or i in (FLOOR, REFERENCE)]
+    columns = (*peers.PEERS, *peers.BASELINES)
+    wanted = [i for i in columns if only is None or i in only or i in (FLOOR, REFERENCE)]
     for case in cases:
         for op, impls in peers.ops(case, wanted).items():
             cells: list[Cell] = [

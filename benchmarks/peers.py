@@ -10,7 +10,10 @@
 * ``mcp-types`` -- what a user would pick instead: the pydantic models of PyPI ``mcp``
   (``mcp.types``, or the ``mcp-types`` package it re-exports): ``validate_json`` /
   ``model_dump_json(by_alias=True, exclude_none=True)`` on the body;
-* ``orjson``    -- ``orjson.loads`` / ``orjson.dumps`` to and from plain dicts, on the body.
+* ``orjson``    -- ``orjson.loads`` / ``orjson.dumps`` to and from plain dicts, on the body;
+* ``memcpy``    -- a long text's bandwidth floor, in the text section only: the whole
+  payload copied into a buffer of its size (one slice assignment, one ``memcpy``), for
+  decode and encode alike (:data:`BASELINES`: not a codec, left out of :data:`PEERS`).
 
 (rmcp, the Rust reference, runs in its own process: :mod:`benchmarks.rmcp`.)
 
@@ -44,6 +47,7 @@ __all__ = [
     "Pairs",
     "OURS",
     "PEERS",
+    "BASELINES",
     "FLOOR",
     "REFERENCE",
     "ops",
@@ -58,6 +62,8 @@ HAS_COMPILED = _frames_c is not None
 OURS = ("compiled", "python")
 #: The Python implementations in column order (rmcp's columns come after them).
 PEERS = ("compiled", "python", "msgspec", "mcp-types", "orjson")
+#: Columns that are not codecs: what the matrix times beside them, where it applies.
+BASELINES = ("memcpy",)
 #: The floor compiled's time is compared with, and what every other time is compared with.
 FLOOR = "msgspec"
 REFERENCE = "compiled"
@@ -238,6 +244,19 @@ def _orjson(case: Case) -> dict[str, Pairs] | None:
     return out
 
 
+# ---------------------------------------------------------------------------- memcpy
+
+
+def _memcpy(case: Case) -> dict[str, Pairs] | None:
+    if case.section != "text":
+        return None
+    pairs: Pairs = []
+    for payload in case.payloads:
+        into = memoryview(bytearray(len(payload)))
+        pairs.append((functools.partial(into.__setitem__, slice(None)), payload))
+    return {"decode": pairs, "encode": pairs}
+
+
 # ---------------------------------------------------------------------------- all
 
 
@@ -247,6 +266,7 @@ _BUILDERS: dict[str, Callable[[Case], dict[str, Pairs] | None]] = {
     "msgspec": _floor,
     "mcp-types": _mcp,
     "orjson": _orjson,
+    "memcpy": _memcpy,
 }
 
 

@@ -39,6 +39,10 @@ notification channel alone (the cost per frame once a channel is open); ``captur
 the shipped sample capture channel by channel (:func:`capture_channels`: its
 not-served channel and its abort included). Thread CPU time, interleaved rounds
 (:mod:`benchmarks.timing`); :func:`run` is the function for other scripts.
+
+``--layer`` times the channel layer alone instead (:func:`layer`): the ``stream``
+notifications decoded with no channel, then through each twin's ``receive_value``,
+``receive``, and ``receive`` with the loop's ``event.value``, no encode.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ __all__ = [
     "loops",
     "capture_channels",
     "run",
+    "layer",
     "main",
 ]
 
@@ -377,6 +382,106 @@ def run(
     }
 
 
+def _layer_loop(module: Any, api: str) -> Callable[[Sequence[bytes]], int]:
+    """A pass over notification payloads through ``module``'s channel, receiving with
+    ``api``: ``"receive_value"``, ``"receive"`` or ``"receive + value"`` (the event's
+    ``value`` or ``error`` taken, as a relay does)."""
+    notification_channel = module.NotificationChannel
+
+    def relay(payloads: Sequence[bytes]) -> int:
+        ch = notification_channel()
+        taken = 0
+        if api == "receive_value":
+            receive_value = ch.receive_value
+            for payload in payloads:
+                value = receive_value(payload)
+                taken += 1
+        elif api == "receive":
+            receive = ch.receive
+            for payload in payloads:
+                value = receive(payload)
+                taken += 1
+        else:
+            receive = ch.receive
+            for payload in payloads:
+                event = receive(payload)
+                value = event.error if type(event) is Error else event.value
+                taken += 1
+        del value
+        return taken
+
+    return relay
+
+
+def _decode_loop(payloads: Sequence[bytes]) -> int:
+    """The floor of :func:`layer`: each payload decoded, no channel."""
+    decode = notifications.decode
+    taken = 0
+    for payload in payloads:
+        value = decode(payload)
+        taken += 1
+    del value
+    return taken
+
+
+def layer(
+    payloads: Sequence[bytes] | None = None, *, rounds: int = 15, target_ms: float = 20.0
+) -> dict[str, Any]:
+    """Time the channel layer alone over notification ``payloads`` (default: the
+    ``stream`` set's), the default decode and no encode.
+
+    Returns ``{"frames", "rounds", "clock", "loops": {name: {"ns_per_frame",
+    "over_decode", "over_receive_value"}}}``, the loops ``decode`` (no channel) and,
+    for ``compiled`` (when built) and ``pure`` channel classes, ``receive_value``,
+    ``receive`` and ``receive + value``: the medians over the rounds of the CPU ns per
+    frame, and of the ns per frame over ``decode``'s and over the same twin's
+    ``receive_value``'s in the same round.
+    """
+    if payloads is None:
+        payloads = relay_channels()[0][1]
+    twins = {"pure": _channel_py}
+    if getattr(channel, "_IMPLEMENTATION", "python") == "cython":
+        twins = {"compiled": channel, **twins}
+    functions: dict[str, Callable[[Sequence[bytes]], int]] = {"decode": _decode_loop}
+    for twin, module in twins.items():
+        for api in ("receive_value", "receive", "receive + value"):
+            functions[f"{twin} {api}"] = _layer_loop(module, api)
+    count = len(payloads)
+    for name, function in functions.items():
+        if function(payloads) != count:
+            raise AssertionError(f"{name} took {function(payloads)} of {count} frames")
+    cells = {
+        name: PythonCell("layer", "layer", name, pairs=[(function, payloads)], per_pass=count)
+        for name, function in functions.items()
+    }
+    steady_allocator()
+    for cell in cells.values():
+        cell.calibrate(int(target_ms * 1e6))
+    run_rounds([Group("layer", "layer", list(cells.values()))], rounds, heavy_stride=1)
+
+    def over(cell: Any, base: Any) -> float:
+        return statistics.median(a - b for a, b in zip(cell.cpu, base.cpu, strict=True))
+
+    out: dict[str, Any] = {}
+    for name, cell in cells.items():
+        row = {"ns_per_frame": median(cell.cpu), "over_decode": over(cell, cells["decode"])}
+        if name != "decode":
+            row["over_receive_value"] = over(cell, cells[f"{name.split()[0]} receive_value"])
+        out[name] = row
+    return {"frames": count, "rounds": rounds, "clock": CLOCK, "loops": out}
+
+
+def _layer_table(result: dict[str, Any]) -> str:
+    lines = [
+        f"layer: {result['frames']} notifications, {result['rounds']} rounds, {result['clock']}",
+        f"  {'loop':26} {'ns/frame':>9} {'over decode':>12} {'over receive_value':>19}",
+    ]
+    for name, row in result["loops"].items():
+        extra = f"{row['over_receive_value']:+19.1f}" if "over_receive_value" in row else ""
+        lines.append(f"  {name:26} {row['ns_per_frame']:9.1f} {row['over_decode']:+12.1f} {extra}")
+    return "\n".join(lines)
+
+
 def _table(title: str, result: dict[str, Any]) -> str:
     lines = [
         (
@@ -405,6 +510,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", metavar="LOOP,...", help="time these loops (and bare and orjson) alone"
     )
+    parser.add_argument(
+        "--layer", action="store_true", help="time the channel layer alone (no encode)"
+    )
     args = parser.parse_args(argv)
     only = None if args.only is None else args.only.split(",")
     orjson = peers.orjson()
@@ -416,6 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     corpus = relay_channels()
     results = {}
+    if args.layer:
+        results["layer"] = layer(corpus[0][1], rounds=args.rounds, target_ms=args.target_ms)
+        print(_layer_table(results["layer"]), flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        return 0
     for title, frames in (
         ("corpus", corpus),
         ("stream", corpus[:1]),

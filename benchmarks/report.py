@@ -10,7 +10,7 @@ from typing import Any
 from . import relay
 from .cases import SMALL_LIMIT
 from .memory import memory_lines
-from .peers import FLOOR, PEERS, REFERENCE
+from .peers import BASELINES, FLOOR, PEERS, REFERENCE
 from .timing import median
 
 __all__ = ["SECTIONS", "COLUMNS", "table", "summary_lines", "text_report"]
@@ -18,7 +18,7 @@ __all__ = ["SECTIONS", "COLUMNS", "table", "summary_lines", "text_report"]
 #: The sections of the output, in order (``relay`` is the relay loop).
 SECTIONS = ("synthetic", "real", "text", "fresh", "relay")
 #: Columns of the decode/encode tables.
-COLUMNS = (*PEERS, "rmcp", "rmcp variant")
+COLUMNS = (*PEERS, "rmcp", "rmcp variant", *BASELINES)
 
 
 def _fmt_ns(ns: float | None) -> str:

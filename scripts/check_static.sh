@@ -2,7 +2,8 @@
 # Lint and type checks, with the tools pinned in scripts/requirements-static.txt:
 #   ruff check; ruff format --check; cython-lint on the .pyx files and the .pxi the
 #   frames one includes; mypy (strict, on the package with the stub of its compiled
-#   module and on tests/typing_sample.py); pyright --verifytypes on the installed
+#   module, on tests/typing_sample.py and on tests/typing_mcp_sample.py, the bridge's,
+#   with the MCP SDK installed); pyright --verifytypes on the installed
 #   package (every public symbol's type known: 100%, or it fails) and pyright on the
 #   typed sample (pyright's PyPI package fetches its node program on first use, and
 #   needs node).
@@ -20,9 +21,11 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 NO_COLOR=1
 
 "$PYTHON" -m venv "$WORK/venv" || exit 1
 T=$WORK/venv/bin
-# msgspec (the package's one dependency), for mypy to follow; no optional package, so
-# that mypy proves the package needs none (the bridge's mcp.types is then unknown).
-"$T/python" -m pip install -q -r scripts/requirements-static.txt "msgspec>=0.19" || exit 1
+# msgspec (the package's one dependency) and the MCP Python SDK (the [mcp] extra), for
+# mypy to follow: the bridge's types (diverge_frames.mcp, tests/typing_mcp_sample.py)
+# are the SDK's classes, which mypy must know to check them. That the package needs no
+# optional package is the suite's to show (it imports without mcp: test_public_api).
+"$T/python" -m pip install -q -r scripts/requirements-static.txt "msgspec>=0.19" "mcp>=2" || exit 1
 export PATH="$T:$PATH"  # cython-lint runs pycodestyle
 
 failed=()
@@ -46,7 +49,7 @@ check env DIVERGE_FRAMES_NO_EXTENSIONS=1 "$T/python" -m pip install -q ".[mcp]"
 # From outside the tree, so that pyright reads the installed package, not src/.
 verifytypes() { (cd "$WORK" && VIRTUAL_ENV="$WORK/venv" pyright --verifytypes diverge_frames --ignoreexternal); }
 check verifytypes
-check env VIRTUAL_ENV="$WORK/venv" pyright tests/typing_sample.py
+check env VIRTUAL_ENV="$WORK/venv" pyright tests/typing_sample.py tests/typing_mcp_sample.py
 
 if ((${#failed[@]})); then
   printf '\ncheck_static: FAILED: %s\n' "${failed[@]}" >&2

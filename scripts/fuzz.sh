@@ -11,11 +11,20 @@
 # (preloaded into the fuzzer process only: atheris's asan_with_fuzzer.so when msgspec and
 # the compiled module are built with clang -fsanitize=address,fuzzer-no-link, see
 # fuzz/README.md).
-# Exit status: 0 when every run ends without a finding, 1 otherwise.
+# Exit status: 0 when every run ends without a finding, 1 otherwise; 2 when nothing ran
+# (atheris not installed for $PYTHON, or a bad SECONDS), with one line saying why.
 set -u
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 python="${PYTHON:-python}"
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
+    echo "scripts/fuzz.sh: SECONDS must be a whole number of at least 1, not '$seconds'" >&2
+    exit 2
+fi
+if ! "$python" -c "import atheris" >/dev/null 2>&1; then
+    echo "scripts/fuzz.sh: atheris is not installed for $python (pip install atheris; see fuzz/README.md): nothing fuzzed" >&2
+    exit 2
+fi
 work="${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/diverge-frames-fuzz.XXXXXX")}"
 mkdir -p "$work/artifacts"
 status=0

@@ -360,3 +360,33 @@ def test_max_payload_size() -> None:
         asyncio.run(aio.read_resource(Source([result])(), max_payload_size=len(result))),
         ReadResourceResult,
     )
+
+
+@pytest.mark.parametrize("source", [[b"\x00{}"], iter([b"\x00{}"]), b"\x00{}", None])
+def test_a_source_that_is_no_async_iterable_is_a_clear_type_error(source: Any) -> None:
+    async def main() -> None:
+        with pytest.raises(TypeError, match=r"^the payloads must be an async iterable") as r:
+            await aio.read_resource(source)
+        assert type(source).__name__ in str(r.value)
+        with pytest.raises(TypeError, match=r"^the payloads must be an async iterable"):
+            async for _ in aio.notifications(source):
+                pass
+
+    asyncio.run(main())
+
+
+def test_the_ask_errors_share_a_base_class() -> None:
+    assert "AskError" in aio.__all__
+    for cls in (aio.NotServedError, aio.NotificationStreamError, aio.ReadResourceError):
+        assert issubclass(cls, aio.AskError) and not issubclass(cls, ValueError)
+
+    async def ends(payloads: list[bytes]) -> None:
+        async def source() -> Any:
+            for payload in payloads:
+                yield payload
+
+        await aio.read_resource(source())
+
+    for payloads in ([], [b'\x01{"code":-32002,"message":"nope"}']):
+        with pytest.raises(aio.AskError):
+            asyncio.run(ends(payloads))

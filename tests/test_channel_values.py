@@ -15,6 +15,7 @@ import os
 import pickle
 import subprocess
 import sys
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -203,6 +204,23 @@ def test_values_empty_and_not_iterable(channels: ModuleType) -> None:
     assert ch.state is ChannelState.NOT_SERVED
 
 
+def test_values_is_not_reentered(channels: ModuleType) -> None:
+    """A ``next()`` on a ``values()`` iterator while another is running (here from
+    its own source) raises ``ValueError`` in both twins, as a generator's does; the
+    running one goes on."""
+    ch = channels.NotificationChannel()
+
+    def source() -> Iterator[bytes]:
+        with pytest.raises(ValueError, match="already executing"):
+            next(values)
+        yield NOTIFICATIONS[0]
+
+    values = ch.values(source())
+    assert next(values) == _decoded(NOTIFICATIONS[0])
+    assert repr(ch) == "NotificationChannel(state=OPEN, received=1)"
+    assert list(values) == []
+
+
 def test_values_is_an_iterator(channels: ModuleType) -> None:
     values = channels.NotificationChannel().values(NOTIFICATIONS[:2])
     assert iter(values) is values
@@ -295,6 +313,76 @@ def test_subclass_of_a_channel(channels: ModuleType) -> None:
     assert ch.receive(NOTIFICATIONS[0]) == Notification(_decoded(NOTIFICATIONS[0]))
     assert ch.seen == 1 and ch.state is ChannelState.OPEN
     assert repr(ch) == "Counting(state=OPEN, received=1)"
+    twin = copy.copy(ch)
+    assert type(twin) is Counting and twin.seen == 1 and repr(twin) == repr(ch)
+
+
+def test_a_pickle_carries_no_notification(channels: ModuleType) -> None:
+    """A channel's pickle holds its state, not the notifications it returned."""
+    ch = channels.NotificationChannel()
+    empty = len(pickle.dumps(ch))
+    big = b'\x00{"method":"notifications/message","params":{"level":"info","data":"%s"}}'
+    for _ in range(3):
+        ch.receive(big % (b"x" * 100_000))
+    assert len(pickle.dumps(ch)) < empty + 100
+
+
+# ------------------------------------------------- events the channel gives out
+
+
+class _Value:
+    """A value to decode to that a weak reference can watch (a notification cannot)."""
+
+    __slots__ = ("__weakref__", "payload")
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload = payload
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Value) and other.payload == self.payload
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _decode_value(payload: bytes) -> Any:
+    return _decoded(payload) if payload[:1] == b"\x01" else _Value(bytes(payload))
+
+
+@pytest.mark.parametrize("keep", range(2**7))
+def test_events_kept_never_change(channels: ModuleType, keep: int) -> None:
+    """Whatever a caller keeps, every event it holds still carries its own value
+    after later receives (the compiled twin reuses an event only when nothing else
+    holds it): every way to keep or drop each of 7 events, a loop variable holding
+    the last one too."""
+    ch = channels.NotificationChannel(decode=_decode_value)
+    kept = []
+    event = None
+    for i, payload in enumerate(NOTIFICATIONS[:7]):
+        event = ch.receive(payload)
+        assert event == Notification(_Value(payload)) and type(event) is Notification
+        if keep >> i & 1:
+            kept.append((event, payload))
+    for held, payload in kept:
+        assert held.value == _Value(payload) and held == Notification(_Value(payload))
+    assert event is not None and event.value == _Value(NOTIFICATIONS[6])
+
+
+@pytest.mark.parametrize("end", ["finish", "abort", "error"])
+def test_values_are_let_go(channels: ModuleType, end: str) -> None:
+    """A channel keeps at most the values of the two events it returned last, and
+    none once no notification may follow (an error, a finish, an abort)."""
+    ch = channels.NotificationChannel(decode=_decode_value)
+    watched = []
+    for payload in NOTIFICATIONS[:6]:
+        event = ch.receive(payload)
+        watched.append(weakref.ref(event.value))
+        del event
+    assert all(ref() is None for ref in watched[:-2])
+    if end == "error":
+        assert isinstance(ch.receive(ERRORS[0]), Error)
+    else:
+        getattr(ch, end)()
+    assert all(ref() is None for ref in watched)
 
 
 # ------------------------------------------------------------------------ the twins

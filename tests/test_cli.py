@@ -666,12 +666,13 @@ class _FailingStdin:
     """A stdin whose ``buffer`` gives ``lines``, then fails to read with EIO."""
 
     def __init__(self, lines: list[bytes]) -> None:
-        self.buffer = self._read(lines)
+        self.buffer = self
+        self._lines = list(lines)
 
-    @staticmethod
-    def _read(lines: list[bytes]) -> Any:
-        yield from lines
-        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    def readline(self, size: int = -1) -> bytes:
+        if not self._lines:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return self._lines.pop(0)
 
 
 @pytest.mark.parametrize("command", ["decode", "encode"])
@@ -852,3 +853,121 @@ def test_console_script_entry_point() -> None:
 
     [script] = [e for e in entry_points(group="console_scripts") if e.name == "diverge-frames"]
     assert script.load() is cli.main
+
+
+@pytest.mark.parametrize("command", ["decode", "encode", "bench"])
+def test_a_line_over_the_limit_stops_after_the_lines_before_it(
+    command: str,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    tmp_path: Path,
+) -> None:
+    """Two lines within ``--max-line-size``, then a longer one: the two lines' output,
+    one line naming the third, status 1; a line of exactly the limit is read."""
+    if command == "encode":
+        good, argv = b'{"method":"x"}', ["encode", "--channel", "notifications"]
+    else:
+        good = record("1", "notifications", b'\x00{"method":"x"}').rstrip(b"\n")
+        argv = [command]
+    path = tmp_path / "input.jsonl"
+    limit = len(good)
+    path.write_bytes(good + b"\n" + good + b"\n" + good + b" \n" + good + b"\n")
+    status, out, err = run(capsysbinary, *argv, "--max-line-size", str(limit), str(path))
+    assert status == 1
+    assert err == (
+        f"diverge-frames: {path}:3: line longer than {limit:,} bytes "
+        "(the limit; --max-line-size to raise it)\n"
+    )
+    if command != "bench":  # bench reads the whole capture before it prints anything
+        assert out.count(b"\n") == 2
+    # a line of the limit with its newline, then one without (the last)
+    last = good if command == "encode" else record("1", "notifications", finish=True).strip()
+    path.write_bytes(good + b"\n" + last)
+    status, out, err = run(capsysbinary, *argv, "--max-line-size", str(limit), str(path))
+    assert (status, err) == (0, "")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["decode -", "encode --channel notifications", "bench -"])
+def test_an_endless_line_stops_at_once_in_bounded_memory(command: str) -> None:
+    """``< /dev/zero``: no line break ever; the command stops at the limit with one
+    line, no traceback, and memory near the limit (here 1M)."""
+    code = (  # the peak from VmHWM: ru_maxrss may keep the parent's across exec
+        "import sys\n"
+        "from diverge_frames.__main__ import main\n"
+        "status = main(sys.argv[1:])\n"
+        "with open('/proc/self/status') as f:\n"
+        "    peak = next(l.split()[1] for l in f if l.startswith('VmHWM:'))\n"
+        "print(peak, file=sys.stderr)\n"
+        "sys.exit(status)\n"
+    )
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *command.split(), "--max-line-size", "1M"],
+            stdin=zero,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    message, peak = proc.stderr.decode().splitlines()
+    assert proc.returncode == 1
+    assert message == (
+        "diverge-frames: <stdin>:1: line longer than 1,048,576 bytes "
+        "(the limit; --max-line-size to raise it)"
+    )
+    assert int(peak) < 60_000  # KiB: about 19 MiB for the interpreter and the package
+
+
+def test_max_line_size_takes_units_and_refuses_nonsense(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    assert [_cli_io.line_size(t) for t in ("1", "512k", "64M", "1G", "2KiB", "3mb")] == [
+        1,
+        512 * 1024,
+        64 * 1024**2,
+        1024**3,
+        2048,
+        3 * 1024**2,
+    ]
+    for bad in ("0", "-1", "x", "1.5M", "", "M", "\u00b2"):
+        with pytest.raises(ValueError, match="not a size"):
+            _cli_io.line_size(bad)
+        status, out, err = run(capsysbinary, "decode", "--max-line-size", bad)
+        assert (status, out) == (2, b"")
+        assert "not a size of at least 1 byte" in err
+
+
+def test_no_command_names_every_command(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    status, out, err = run(capsysbinary)
+    assert (status, out) == (2, b"")
+    assert err.splitlines()[-1].endswith("error: a command is required (encode, decode or bench)")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n  \n"])
+def test_an_empty_capture_is_said_on_stderr(
+    data: bytes,
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = run(capsysbinary, "decode", "-")
+    assert (status, out) == (0, b"")
+    assert err == "diverge-frames: <stdin>: no records (an empty capture): nothing to print\n"
+
+
+def test_encode_says_a_read_resource_value_is_one_run(
+    cli_frames: ModuleType,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = b'{"contents":[]}\n{"contents":[]}\n'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = run(capsysbinary, "encode", "--channel", "read-resource")
+    assert status == 1
+    assert out.count(b"\n") == 1  # the first value's record
+    assert err.startswith('diverge-frames: <stdin>:2: channel "1" (read-resource): SequenceError')
+    assert err.endswith(
+        "(encode writes one channel per run: run it once per read-resource value, each "
+        "with its own --channel-id, and concatenate the captures)\n"
+    )

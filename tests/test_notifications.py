@@ -470,3 +470,13 @@ def test_request_encodes_empty_and_is_a_value() -> None:
     assert hash(notifications.Request()) == hash(notifications.Request())
     assert notifications.Request() != object()
     assert repr(notifications.Request()) == "Request()"
+
+
+@pytest.mark.parametrize("channel", ["notifications", "read_resource"])
+def test_a_released_memoryview_is_a_clear_value_error(frames: Any, channel: str) -> None:
+    view = memoryview(b'\x00{"method":"x"}')
+    view.release()
+    decode = getattr(frames, f"decode_{'notification' if channel == 'notifications' else channel}")
+    with pytest.raises(ValueError, match=r"^the payload is a released memoryview") as raised:
+        decode(view)
+    assert not isinstance(raised.value, FrameBodyError)

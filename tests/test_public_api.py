@@ -136,3 +136,15 @@ def test_hot_path_functions_are_documented() -> None:
         assert doc and "Raises" in doc
     for function in (notifications.encode_request, notifications.decode_request):
         assert inspect.getdoc(function)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [notifications, read_resource, types, errors, "capture", "aio", "mcp"],
+)
+def test_dir_of_a_public_module_is_its_public_names(module: Any) -> None:
+    if isinstance(module, str):
+        import importlib
+
+        module = importlib.import_module(f"diverge_frames.{module}")
+    assert dir(module) == sorted(module.__all__)

@@ -8,25 +8,30 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_relay_benchmark_runs(tmp_path: Path) -> None:
+def _relay(tmp_path: Path, *args: str) -> dict[str, Any]:
+    """What a quick ``python -m benchmarks.relay ARGS`` writes with ``--json``."""
     if not (ROOT / "benchmarks" / "relay.py").exists():
         pytest.skip("no benchmarks/ here")
     out = tmp_path / "relay.json"
-    args = ["--rounds", "1", "--target-ms", "0.05", "--json", str(out)]
     subprocess.run(
-        [sys.executable, "-m", "benchmarks.relay", *args],
+        [sys.executable, "-m", "benchmarks.relay", *args, "--json", str(out)],
         cwd=ROOT,
         check=True,
         capture_output=True,
         text=True,
     )
-    result = json.loads(out.read_text(encoding="utf-8"))
+    return json.loads(out.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def test_relay_benchmark_runs(tmp_path: Path) -> None:
+    result = _relay(tmp_path, "--rounds", "1", "--target-ms", "0.05")
     assert result.keys() == {"corpus", "stream", "capture"}
     # 46 channels of the corpus, all served; the capture: 20, one not served, one aborted.
     assert (result["corpus"]["channels"], result["corpus"]["served"]) == (46, 46)
@@ -35,3 +40,12 @@ def test_relay_benchmark_runs(tmp_path: Path) -> None:
     for each in result.values():
         assert {"channel", "receive_value", "values", "minimal", "bare"} <= each["loops"].keys()
         assert all(row["ns_per_frame"] > 0 for row in each["loops"].values())
+
+
+def test_layer_benchmark_runs(tmp_path: Path) -> None:
+    """``--layer``: the channel layer alone, every loop over the 71 notifications."""
+    result = _relay(tmp_path, "--layer", "--rounds", "1", "--target-ms", "0.05")["layer"]
+    assert result["frames"] == 71
+    loops = result["loops"]
+    assert {"decode", "pure receive_value", "pure receive", "pure receive + value"} <= loops.keys()
+    assert all(row["ns_per_frame"] > 0 for row in loops.values())

@@ -8,7 +8,9 @@ never from the subscription's own state.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 
 import pytest
 
@@ -143,3 +145,15 @@ def test_exchange_kind_must_be_0_to_3(kind: object) -> None:
     with pytest.raises(ValueError, match="kind"):
         sub.exchange_done(kind)  # type: ignore[arg-type]
     assert sub.state is SubscriptionState.BEFORE_FIRST_EXCHANGE
+
+
+def test_a_subscription_pickles_and_copies() -> None:
+    """A pickle or copy carries the state and ``asks`` and goes on alone."""
+    sub = NotificationSubscription()
+    sub.exchange_done(0)
+    sub.asked()
+    for twin in (pickle.loads(pickle.dumps(sub)), copy.copy(sub), copy.deepcopy(sub)):
+        assert repr(twin) == repr(sub) == "NotificationSubscription(state=OPEN, asks=1)"
+        twin.stream_ended()
+        assert twin.state is SubscriptionState.AWAITING_CONNECTION
+        assert sub.state is SubscriptionState.OPEN

@@ -9,7 +9,10 @@ Bad input (a malformed capture line, bad base64, an unknown kind, a frame that d
 decode, a sequence violation) stops the command: what came before it has been written
 to stdout, one line on stderr names the line, the channel and the reason, and the exit
 status is 1. So do an input that cannot be read, an output that cannot be written (a
-full disk, a closed stdout) and running out of memory. Every message is one line: line
+full disk, a closed stdout), an input line longer than ``--max-line-size`` (64 MiB by
+default; read no further than that, so that an input with no line break, ``<
+/dev/zero``, stops at once in bounded memory) and running out of memory. Every message
+is one line: line
 breaks and other control characters in it are escaped (``\n``, ``\x85``,
 ``\u2028``).
 
@@ -39,7 +42,9 @@ from ._cli_io import (
     Input,
     Output,
     WriteError,
+    add_max_line_size,
     error,
+    note,
     stdout_to_devnull,
 )
 from .capture import _LINE_ERRORS, CaptureError, Kind, Record
@@ -51,7 +56,7 @@ from .channel import (
     NotServed,
     OneShotChannel,
 )
-from .errors import FrameError
+from .errors import FrameError, SequenceError
 
 __all__ = ["main"]
 
@@ -137,7 +142,8 @@ def _value(event: Any) -> Any:
 
 
 def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
-    """Write one JSON line per record of the capture ``lines`` to ``out``.
+    """Write one JSON line per record of the capture ``lines`` to ``out``; a capture
+    with no record at all is said so on stderr (and is no error).
 
     Raises :class:`BadInput` at the first bad record, or at the end when a channel
     was left without its finish or abort record.
@@ -155,6 +161,8 @@ def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
             break
         number, record = item
         out.write(_decode_record(record, f"{name}:{number}", channels, open_channels, number))
+    if not channels:
+        note(f"{name}: no records (an empty capture): nothing to print")
     if open_channels:
         first = next(iter(open_channels))
         kind = channels[first][0]
@@ -221,6 +229,13 @@ def _payload(line: bytes) -> bytes:
     return b"\x00" + line.strip()
 
 
+#: What ``encode`` says after a second value on a read-resource channel.
+_ONE_PER_RUN = (
+    " (encode writes one channel per run: run it once per read-resource value, each "
+    "with its own --channel-id, and concatenate the captures)"
+)
+
+
 def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str) -> None:
     """Write the capture of one channel: a response record per non-blank input line
     (re-encoded as rmcp writes it), then the finish record.
@@ -241,7 +256,10 @@ def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str
             reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise BadInput(f"{name}:{number}", f"{where}: not a JSON object: {reason}") from None
         except FrameError as exc:
-            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}") from None
+            hint = (
+                _ONE_PER_RUN if isinstance(exc, SequenceError) and kind == "read-resource" else ""
+            )
+            raise BadInput(f"{name}:{number}", f"{where}: {_failure(exc)}{hint}") from None
         out.write(capture.encode_record(capture.response(cid, kind, encode(_value(event)))))
     channel.finish()
     out.write(capture.encode_record(capture.finish(cid, kind)))
@@ -295,7 +313,8 @@ def _parser() -> argparse.ArgumentParser:
             '"error" ({"error": {ErrorData}}) is an error frame (tag 1), any other object '
             "a notification or a ReadResourceResult (tag 0). Write a capture of one "
             "channel to stdout: a response record per value, re-encoded as rmcp writes "
-            "it, then the channel's finish record."
+            "it, then the channel's finish record. A read-resource channel carries one "
+            "value: encode each in a run of its own (with its own --channel-id)."
         ),
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -316,6 +335,7 @@ def _parser() -> argparse.ArgumentParser:
     enc.add_argument(
         "file", nargs="?", metavar="FILE", help="input JSON Lines (default or -: stdin)"
     )
+    add_max_line_size(enc)
     dec = sub.add_parser(
         "decode",
         help="print each record of a capture as one JSON line",
@@ -334,6 +354,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CAPTURE",
         help=f"capture file (- for stdin; default: the {SAMPLE} shipped in the package)",
     )
+    add_max_line_size(dec)
     sub.add_parser(
         "bench",
         help="time decode and encode of a capture's frames (bench --help for its options)",
@@ -374,7 +395,10 @@ def _main(args: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     if ns.command is None:
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: a command is required (encode or decode)", file=sys.stderr)
+        print(
+            f"{parser.prog}: error: a command is required (encode, decode or bench)",
+            file=sys.stderr,
+        )
         return 2
     if sys.stdout is None:  # started with stdout closed (`>&-`)
         return error("cannot write to stdout: it is closed")
@@ -384,10 +408,10 @@ def _main(args: list[str]) -> int:
     try:
         try:
             if ns.command == "encode":
-                source = Input(ns.file, "stdin")
+                source = Input(ns.file, "stdin", ns.max_line_size)
                 _encode(source.lines(), source.name, out, ns.channel, ns.channel_id)
             else:
-                source = Input(ns.capture, "sample")
+                source = Input(ns.capture, "sample", ns.max_line_size)
                 _decode(source.lines(), source.name, out)
         except BadInput as exc:
             failure = str(exc)

@@ -17,6 +17,8 @@
 
 #include <Python.h>
 
+#include "_common.h"
+
 /* The C signature of a METH_FASTCALL method. */
 typedef PyObject *(*df_fastcall)(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
@@ -27,7 +29,7 @@ typedef struct {
 } df_method;
 
 /* Fill m for callable (a new reference is kept for the life of the module). */
-static inline int df_method_init(df_method *m, PyObject *callable) {
+DF_INLINE int df_method_init(df_method *m, PyObject *callable) {
     Py_INCREF(callable);
     m->callable = callable;
     m->self = NULL;
@@ -41,25 +43,25 @@ static inline int df_method_init(df_method *m, PyObject *callable) {
 }
 
 /* Whether m is called through its C function (for the tests). */
-static inline int df_method_fast(const df_method *m) { return m->fast != NULL; }
+DF_INLINE int df_method_fast(const df_method *m) { return m->fast != NULL; }
 
 /* m(*args): a new reference, or NULL with an exception set. */
-static inline PyObject *df_call(const df_method *m, PyObject *const *args, Py_ssize_t nargs) {
+DF_INLINE PyObject *df_call(const df_method *m, PyObject *const *args, Py_ssize_t nargs) {
     if (m->fast != NULL) return m->fast(m->self, args, nargs);
     return PyObject_Vectorcall(m->callable, args, (size_t)nargs, NULL);
 }
 
-static inline PyObject *df_call1(const df_method *m, PyObject *a) {
+DF_INLINE PyObject *df_call1(const df_method *m, PyObject *a) {
     return df_call(m, &a, 1);
 }
 
-static inline PyObject *df_call3(const df_method *m, PyObject *a, PyObject *b, PyObject *c) {
+DF_INLINE PyObject *df_call3(const df_method *m, PyObject *a, PyObject *b, PyObject *c) {
     PyObject *args[3] = {a, b, c};
     return df_call(m, args, 3);
 }
 
 /* obj's class made type, a heap type of the same layout as obj's own heap type. */
-static inline void df_set_type(PyObject *obj, PyObject *type) {
+DF_INLINE void df_set_type(PyObject *obj, PyObject *type) {
     PyTypeObject *old = Py_TYPE(obj);
     Py_INCREF(type);
     Py_SET_TYPE(obj, (PyTypeObject *)type);
@@ -68,7 +70,7 @@ static inline void df_set_type(PyObject *obj, PyObject *type) {
 
 /* The builtin function's method definition made to read doc, a C string that must
    outlive it: "name(signature)\n--\n\n" then the docstring. */
-static inline int df_set_doc(PyObject *function, const char *doc) {
+DF_INLINE int df_set_doc(PyObject *function, const char *doc) {
     if (!PyCFunction_Check(function)) {
         PyErr_SetString(PyExc_TypeError, "not a builtin function");
         return -1;

@@ -35,7 +35,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__, _impl, capture
-from ._cli_io import SAMPLE, BadInput, Input, error, os_reason, stdout_to_devnull
+from ._cli_io import (
+    SAMPLE,
+    BadInput,
+    Input,
+    add_max_line_size,
+    error,
+    os_reason,
+    stdout_to_devnull,
+)
 from .capture import CaptureError
 from .errors import FrameError
 
@@ -220,6 +228,7 @@ def main(argv: list[str] | None = None, frames: Any = None) -> int:
         metavar="CAPTURE",
         help=f"capture file (- for stdin; default: the {SAMPLE} shipped in the package)",
     )
+    add_max_line_size(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
         "--rounds", type=int, default=ROUNDS, help=f"interleaved rounds (default {ROUNDS})"
@@ -233,7 +242,7 @@ def main(argv: list[str] | None = None, frames: Any = None) -> int:
         return 2
     frames = _impl.frames if frames is None else frames
     try:
-        source = Input(args.capture, "sample")
+        source = Input(args.capture, "sample", args.max_line_size)
         try:
             groups = _read(source.lines(), source.name, frames)
         finally:

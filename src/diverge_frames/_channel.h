@@ -1,4 +1,5 @@
-/* The compiled channel twin's one piece of C (_channel_c.pyx): building an event.
+/* The compiled channel twin's one piece of C (_channel_c.pyx): building an event, and
+ * refilling one that no one else holds.
  *
  * An event (diverge_frames.channel.Notification, Result, Error) is a frozen dataclass
  * with slots and one field. Its generated __init__ stores that field through
@@ -50,6 +51,25 @@ static PyObject *df_event(PyObject *cls, Py_ssize_t offset, PyObject *value) {
     Py_INCREF(value);
     *(PyObject **)((char *)event + offset) = value;
     return event;
+}
+
+/* Whether a channel may reuse the event it last returned (df_refill): with the GIL, a
+ * reference count read and an object changed in a few C lines are atomic; a
+ * free-threaded build builds every event anew. */
+#ifdef Py_GIL_DISABLED
+#define DF_EVENT_REUSE 0
+#else
+#define DF_EVENT_REUSE 1
+#endif
+
+/* `event` (one df_event built) made to hold `value` in the slot at `offset` instead of
+ * what it held: only for an event nothing else holds, so no one sees it change. */
+static void df_refill(PyObject *event, Py_ssize_t offset, PyObject *value) {
+    PyObject **slot = (PyObject **)((char *)event + offset);
+    PyObject *old = *slot;
+    Py_INCREF(value);
+    *slot = value;
+    Py_XDECREF(old); /* last: its dealloc may run code, and the event is whole again */
 }
 
 #endif /* DF_CHANNEL_H */

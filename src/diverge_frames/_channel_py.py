@@ -6,6 +6,7 @@ pass the same tests); :mod:`diverge_frames.channel` documents them and picks one
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -33,6 +34,8 @@ from .types import ErrorData, ReadResourceResult, ServerNotification
 __all__ = ["NotificationChannel", "OneShotChannel"]
 
 _OPEN = ChannelState.OPEN
+_ANSWERED = ChannelState.ANSWERED
+_ERRORED = ChannelState.ERRORED
 
 # An event is built the way its frozen dataclass ``__init__`` builds it (a bare
 # instance, then its one field set through the slot), without the Python frame of
@@ -57,11 +60,18 @@ def _values(receive_value: Callable[[Payload], Any], payloads: Iterator[Payload]
 
 class _Channel:
     """State shared by both channel kinds: the state, the count of responses and the
-    two ways to end."""
+    two ways to end.
 
-    __slots__ = ("_decode", "_received", "_state")
+    Each call's check of the state and its change of it run under ``_lock`` (the
+    compiled twin's critical section), so that calls from several threads take effect
+    one at a time; the decode runs outside it, so threads decode in parallel. The lock
+    is taken with ``acquire`` and ``release``, at half the cost of a ``with``.
+    """
+
+    __slots__ = ("_decode", "_lock", "_received", "_state")
 
     _decode: Callable[[Payload], Any]
+    _lock: threading.Lock
     _state: ChannelState
     _received: int
 
@@ -77,13 +87,19 @@ class _Channel:
         :class:`Finished`. Raises :class:`~diverge_frames.errors.SequenceError` when
         the channel already ended (a finish twice, a finish after an abort).
         """
-        if self._state in ENDED:
-            raise already_ended("finish", self._state)
-        if self._received == 0:
-            self._state = ChannelState.NOT_SERVED
-            return NOT_SERVED
-        self._state = ChannelState.FINISHED
-        return FINISHED
+        lock = self._lock
+        lock.acquire()
+        try:
+            state = self._state
+            if state not in ENDED:
+                if self._received == 0:
+                    self._state = ChannelState.NOT_SERVED
+                    return NOT_SERVED
+                self._state = ChannelState.FINISHED
+                return FINISHED
+        finally:
+            lock.release()
+        raise already_ended("finish", state)
 
     def abort(self) -> Aborted:
         """Record an abrupt end: the connection dropped or a frame was cut short.
@@ -92,13 +108,32 @@ class _Channel:
         the finish was missing). Raises :class:`~diverge_frames.errors.SequenceError`
         when the channel already ended.
         """
-        if self._state in ENDED:
-            raise already_ended("abort", self._state)
-        self._state = ChannelState.ABORTED
-        return ABORTED
+        lock = self._lock
+        lock.acquire()
+        try:
+            state = self._state
+            if state not in ENDED:
+                self._state = ChannelState.ABORTED
+                return ABORTED
+        finally:
+            lock.release()
+        raise already_ended("abort", state)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(state={self._state.name}, received={self._received})"
+        with self._lock:
+            state, received = self._state, self._received
+        return f"{type(self).__name__}(state={state.name}, received={received})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle or copy has the channel's state and a lock of its own.
+        with self._lock:
+            state = {"_decode": self._decode, "_state": self._state, "_received": self._received}
+        return {**getattr(self, "__dict__", {}), **state}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._lock = threading.Lock()
+        for name, value in state.items():
+            setattr(self, name, value)
 
 
 class NotificationChannel(_Channel):
@@ -111,6 +146,11 @@ class NotificationChannel(_Channel):
     ``max_payload_size``: payloads longer than this many bytes are refused with
     :class:`~diverge_frames.errors.PayloadTooLargeError` before they are read (none by
     default, as rmcp has none); see :func:`diverge_frames._events.limited`.
+
+    One channel may be fed from several threads: each call takes effect at once, as
+    if the calls ran one after another (the decodes themselves run in parallel), so
+    the rules hold whatever the order; a ``values()`` iterator is for one thread at
+    a time, as a generator is.
     """
 
     __slots__ = ()
@@ -121,7 +161,8 @@ class NotificationChannel(_Channel):
         self._decode = limited(
             _notifications.decode if decode is None else decode, max_payload_size
         )
-        self._state = ChannelState.OPEN
+        self._lock = threading.Lock()
+        self._state = _OPEN
         self._received = 0
 
     def receive(self, payload: Payload) -> Notification | Error:
@@ -136,7 +177,9 @@ class NotificationChannel(_Channel):
         state is unchanged.
         """
         value = self.receive_value(payload)
-        if self._state is _OPEN:
+        # Still OPEN: what this call took was no error (one would have ended OPEN for
+        # good); otherwise the value says, as another thread may have changed the state.
+        if self._state is _OPEN or not isinstance(value, ErrorData):
             event = _new(Notification)
             _set_value(event, value)
             return event
@@ -149,13 +192,22 @@ class NotificationChannel(_Channel):
         ``value`` of the :class:`Notification` event) or the ``ErrorData`` (the
         ``error`` of the :class:`Error` event, after which the state is ``ERRORED``).
         """
-        if self._state is not _OPEN:
-            raise refused("a notification channel response", self._state)
-        value = self._decode(payload)
-        self._received += 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-        return value  # type: ignore[no-any-return]
+        state = self._state
+        if state is _OPEN:
+            value = self._decode(payload)
+            errored = isinstance(value, ErrorData)
+            lock = self._lock
+            lock.acquire()
+            try:  # the state again: another thread may have changed it
+                state = self._state
+                if state is _OPEN:
+                    self._received += 1
+                    if errored:
+                        self._state = _ERRORED
+                    return value  # type: ignore[no-any-return]
+            finally:
+                lock.release()
+        raise refused("a notification channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ServerNotification | ErrorData]:
         """:meth:`receive_value` over ``payloads``, one as each value is asked for.
@@ -174,7 +226,8 @@ class OneShotChannel(_Channel):
 
     ``decode`` turns one payload into a ``ReadResourceResult`` or an ``ErrorData``; it
     defaults to :func:`diverge_frames.read_resource.decode`. ``max_payload_size``: as
-    :class:`NotificationChannel`'s.
+    :class:`NotificationChannel`'s. Threads: as :class:`NotificationChannel`, so of
+    responses fed at once from several threads exactly one is taken.
     """
 
     __slots__ = ()
@@ -185,7 +238,8 @@ class OneShotChannel(_Channel):
         self._decode = limited(
             _read_resource.decode if decode is None else decode, max_payload_size
         )
-        self._state = ChannelState.OPEN
+        self._lock = threading.Lock()
+        self._state = _OPEN
         self._received = 0
 
     def receive(self, payload: Payload) -> Result | Error:
@@ -197,7 +251,8 @@ class OneShotChannel(_Channel):
         way the state is unchanged.
         """
         value = self.receive_value(payload)
-        if self._state is ChannelState.ANSWERED:
+        state = self._state  # what this call set, unless the channel has ended since
+        if state is _ANSWERED or (state is not _ERRORED and not isinstance(value, ErrorData)):
             event = _new(Result)
             _set_result(event, value)
             return event
@@ -207,15 +262,21 @@ class OneShotChannel(_Channel):
         """:meth:`receive`, returning the decoded value rather than an event: the
         ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
         ``ERRORED``). The same rules, state changes and errors."""
-        if self._state is not _OPEN:
-            raise refused("a read-resource channel response", self._state)
-        value = self._decode(payload)
-        self._received = 1
-        if isinstance(value, ErrorData):
-            self._state = ChannelState.ERRORED
-        else:
-            self._state = ChannelState.ANSWERED
-        return value  # type: ignore[no-any-return]
+        state = self._state
+        if state is _OPEN:
+            value = self._decode(payload)
+            answer = _ERRORED if isinstance(value, ErrorData) else _ANSWERED
+            lock = self._lock
+            lock.acquire()
+            try:  # the state again: another thread may have changed it
+                state = self._state
+                if state is _OPEN:
+                    self._received = 1
+                    self._state = answer
+                    return value  # type: ignore[no-any-return]
+            finally:
+                lock.release()
+        raise refused("a read-resource channel response", state)
 
     def values(self, payloads: Iterable[Payload]) -> Iterator[ReadResourceResult | ErrorData]:
         """:meth:`receive_value` over ``payloads``, one as each value is asked for:

@@ -21,6 +21,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "_common.h"
+
 /* The kinds and flags of _plans.py (tests/test_checks.py holds them equal). */
 enum {
     DF_KIND_STR = 0,
@@ -144,7 +146,7 @@ static int df_ok_json(PyObject *v, int level) {
 }
 
 /* ``k`` (an exact str) is "_meta". */
-static inline int df_is_meta_key(PyObject *k) {
+DF_INLINE int df_is_meta_key(PyObject *k) {
     return k == df_meta_key ||
            (PyUnicode_GET_LENGTH(k) == 5 && PyUnicode_KIND(k) == PyUnicode_1BYTE_KIND &&
             memcmp(PyUnicode_DATA(k), "_meta", 5) == 0);

@@ -9,6 +9,7 @@ into a message: :func:`diverge_frames.__main__.main` ends quietly with
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import sys
@@ -24,6 +25,25 @@ EXIT_BROKEN_PIPE = 141
 
 #: The capture shipped in the package (``data/``), read when no capture is named.
 SAMPLE = "sample.capture.jsonl"
+
+#: The longest input line read by default (``--max-line-size``), its newline not
+#: counted: 64 MiB, a capture record of a frame of about 48 MB (base64 makes 4 bytes of
+#: 3). A longer line stops the command after the lines before it, so that an input with
+#: no line breaks (``< /dev/zero``) ends at once, in bounded memory.
+MAX_LINE_SIZE = 64 * 1024 * 1024
+
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def line_size(text: str) -> int:
+    """``--max-line-size``: a number of bytes, at least 1, with an optional binary
+    unit (``64M``, ``512k``, ``1G``); raises ``ValueError`` for anything else."""
+    digits = text.strip().lower().removesuffix("ib").removesuffix("b")
+    unit = digits[-1:] if digits[-1:] in ("k", "m", "g") else ""
+    number = digits[: len(digits) - len(unit)]
+    if not (number.isascii() and number.isdigit()) or int(number) < 1:
+        raise ValueError(f"not a size of at least 1 byte: {text!r} (e.g. 1048576, 512k, 64M)")
+    return int(number) * _UNITS[unit]
 
 
 #: What could split a message into lines or act on a terminal, escaped in every
@@ -88,29 +108,56 @@ class Output:
             raise WriteError(os_reason(exc)) from None
 
 
-def read_lines(stream: IO[bytes], name: str) -> Iterator[bytes]:
+def _max_line_size(text: str) -> int:
+    """``--max-line-size``: bytes, with an optional binary unit (``64M``)."""
+    try:
+        return line_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_max_line_size(parser: argparse.ArgumentParser) -> None:
+    """The ``--max-line-size`` option of a command that reads lines."""
+    parser.add_argument(
+        "--max-line-size",
+        type=_max_line_size,
+        default=MAX_LINE_SIZE,
+        metavar="SIZE",
+        help="refuse an input line longer than SIZE bytes, newline not counted, after "
+        "the lines before it (bytes, or with k, M or G; default 64M)",
+    )
+
+
+def read_lines(stream: IO[bytes], name: str, max_line: int = MAX_LINE_SIZE) -> Iterator[bytes]:
     """The lines of ``stream``; a read that fails raises :class:`BadInput` naming the
-    last line read."""
+    last line read, and so does a line longer than ``max_line`` bytes (its newline not
+    counted), naming it, before more than ``max_line + 1`` bytes of it are read."""
     number = 0
-    lines = iter(stream)
     while True:
         try:
-            line = next(lines, None)
+            line = stream.readline(max_line + 1)
         except OSError as exc:
             raise BadInput(name, f"cannot read after line {number}: {os_reason(exc)}") from None
-        if line is None:
+        if not line:
             return
         number += 1
+        if len(line) > max_line and not line.endswith(b"\n"):  # read: max_line + 1 at most
+            raise BadInput(
+                f"{name}:{number}",
+                f"line longer than {max_line:,} bytes (the limit; --max-line-size to raise it)",
+            )
         yield line
 
 
 class Input:
     """A binary line source and its name for messages (a path, ``<stdin>``, or the
-    shipped sample). Raises :class:`BadInput` when a file cannot be opened;
-    :meth:`lines` raises it when a read fails."""
+    shipped sample), its lines at most ``max_line`` bytes. Raises :class:`BadInput`
+    when a file cannot be opened; :meth:`lines` raises it when a read fails or a line
+    is longer."""
 
-    def __init__(self, path: str | None, default: str) -> None:
+    def __init__(self, path: str | None, default: str, max_line: int = MAX_LINE_SIZE) -> None:
         self._file: IO[bytes] | None = None
+        self.max_line = max_line
         if path == "-" or (path is None and default == "stdin"):
             self.name = "<stdin>"
             if sys.stdin is None:  # started with stdin closed (`<&-`)
@@ -129,7 +176,7 @@ class Input:
 
     def lines(self) -> Iterator[bytes]:
         """The input's lines (``bytes``, each with its newline)."""
-        return read_lines(self.stream, self.name)
+        return read_lines(self.stream, self.name, self.max_line)
 
     def close(self) -> None:
         if self._file is not None:
@@ -151,3 +198,8 @@ def error(message: str) -> int:
     """Print ``diverge-frames: message`` as one line on stderr; return 1."""
     print(f"diverge-frames: {one_line(message)}", file=sys.stderr)
     return 1
+
+
+def note(message: str) -> None:
+    """Print ``diverge-frames: message`` as one line on stderr: news, not a failure."""
+    print(f"diverge-frames: {one_line(message)}", file=sys.stderr)

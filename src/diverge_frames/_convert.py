@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import msgspec
 
 from . import _plans
 from . import types as t
+from ._checks import check_plain, plain_json, unicode_error
 from ._impl import frames as _frames
 from ._wire import any_decoder
 from .errors import FrameBodyError
@@ -100,8 +101,9 @@ def convert(obj: Any, type: builtins.type[_T]) -> _T: ...
 @overload
 def convert(obj: Any, type: Any) -> Any: ...
 def convert(obj: Any, type: Any) -> Any:
-    """``obj`` (plain Python: dicts, lists, str, numbers, ...; or anything msgspec
-    encodes) as a value of ``type``, exactly as ``decode`` reads the JSON of ``obj``.
+    """``obj`` (plain Python: dicts with str keys, lists or tuples, str, int, float,
+    bool, None, enum members) as a value of ``type``, exactly as ``decode`` reads the
+    JSON of ``obj``.
 
     ``type``: :data:`~diverge_frames.types.ServerNotification`,
     :data:`~diverge_frames.types.TypedNotification`,
@@ -115,25 +117,65 @@ def convert(obj: Any, type: Any) -> Any:
     Raises ``msgspec.ValidationError`` (as ``msgspec.convert`` does) when ``decode``
     would reject the JSON, or when it reads it as another class than ``type`` names
     (message and path say where, relative to ``obj``); ``TypeError`` for a ``type``
-    that is not a public type.
+    that is not a public type. ``obj`` with no JSON that rmcp reads back as it raises
+    ``msgspec.ValidationError`` worded as ``encode`` words it for a value of that
+    class (``$.data[0]: inf: JSON has no such number``): a NaN or an infinity, bytes
+    or another object that is no JSON value, a key that is no str, an integer beyond
+    serde_json's range where encode refuses one (in free-form members: ``data``,
+    ``_meta``, a custom notification's params), nesting past serde_json's 127 levels
+    (a cycle included), a lone surrogate.
     """
     classes = _classes(type)
     top, path = _positions()[classes[0]]
+    frame = _wrap(obj, top, path)
+    meant = _meant(frame, classes, top, path)
+    plain = plain_json(frame)  # then nothing to refuse, whatever the class
+    if not plain:
+        _refuse(frame, meant, path)
     try:
-        body = msgspec.json.encode(_wrap(obj, top, path))
+        body = msgspec.json.encode(frame)
+    except UnicodeEncodeError:
+        _refuse(frame, meant, path)  # a lone surrogate where the member takes no str
+        raise msgspec.ValidationError(_relative(str(unicode_error(frame)), path)) from None
     except (TypeError, ValueError, OverflowError) as exc:
         raise msgspec.ValidationError(f"{exc} - at `$`") from exc
-    return _read(body, classes, top, path)
+    value = _read(body, classes, top, path)
+    if not plain and _type(value) is not meant and not path:
+        _refuse(frame, _type(value), path)  # read as another class (custom): its rules
+    return value
 
 
-def from_json(body: bytes, type: Any) -> Any:
-    """:func:`convert` of the JSON text ``body`` (UTF-8) of a whole frame's value
-    (``type``: a union or a class a frame carries), as ``decode`` reads it."""
-    classes = _classes(type)
-    top, path = _positions()[classes[0]]
-    if path:
-        raise TypeError(f"from_json reads what a frame carries, not {type!r}")
-    return _read(body, classes, top, path)
+def _meant(frame: Any, classes: tuple[type, ...], top: type, path: tuple[_Step, ...]) -> type:
+    """The class of the frame ``frame`` (plain) as the caller means it: the frame's
+    class of a member, the class a union names by ``method``, else custom."""
+    if path or len(classes) == 1:
+        return top
+    method = frame.get("method") if isinstance(frame, dict) else None
+    if isinstance(method, str):
+        return _BY_METHOD.get(method, t.CustomNotification)
+    return t.CustomNotification if t.CustomNotification in classes else top
+
+
+#: Each typed notification by its method.
+_BY_METHOD: dict[str, type] = {cast(Any, cls).method: cls for cls in t.TYPED_NOTIFICATIONS}
+
+
+def _refuse(frame: Any, cls: type, path: tuple[_Step, ...]) -> None:
+    """Raise ``msgspec.ValidationError`` when the plain frame ``frame`` holds what
+    ``encode`` refuses in a value of ``cls`` for want of JSON
+    (:func:`._checks.check_plain`), worded as encode words it, the path relative to
+    the member at ``path``."""
+    try:
+        check_plain(frame, cls)
+    except (TypeError, ValueError) as exc:
+        raise msgspec.ValidationError(_relative(str(exc), path)) from exc
+
+
+def _relative(text: str, path: tuple[_Step, ...]) -> str:
+    """Encode's message ``text`` (``$.params.level: ...``) with its path made relative
+    to the member at ``path``."""
+    prefix = _wire_path(path)
+    return "$" + text[len(prefix) :] if path and text.startswith(prefix) else text
 
 
 def _read(body: bytes, classes: tuple[_type, ...], top: _type, path: tuple[_Step, ...]) -> Any:
@@ -235,10 +277,9 @@ def to_builtins(value: Any) -> Any:
     try:
         written = encode(frame)
     except (TypeError, ValueError) as exc:
-        prefix = _wire_path(path)
         text = str(exc)
-        if path and text.startswith(prefix):
-            raise _type(exc)("$" + text[len(prefix) :]) from None
+        if path and text != _relative(text, path):
+            raise _type(exc)(_relative(text, path)) from None
         raise
     out = any_decoder.decode(memoryview(written)[1:])
     for _, wire, in_list, _ in path:

@@ -303,6 +303,8 @@ cdef _Split _split(object payload):
             # bytes-like but not contiguous: decode a copy
             payload = memoryview(payload).tobytes()
             PyObject_GetBuffer(payload, &s.view, PyBUF_SIMPLE)
+        except ValueError:  # a released memoryview
+            raise ValueError(w.RELEASED_PAYLOAD) from None
         s.held = True
         s.owner = payload
         data = <char *>s.view.buf

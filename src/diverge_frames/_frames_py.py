@@ -57,6 +57,7 @@ from ._wire import (
     encoder,
     error_decoder,
     notification_decoder,
+    payload_view,
     result_decoder,
 )
 from .errors import EmptyFrameError, FrameError, UnknownTagError
@@ -303,7 +304,7 @@ def _split(payload: Payload) -> tuple[int, Any]:
         if len(payload) <= _SLICE_LIMIT:
             return payload[0], payload[1:]
         return payload[0], memoryview(payload)[1:]
-    view = memoryview(payload)
+    view = payload_view(payload)
     if (
         not view.readonly
         or not view.c_contiguous

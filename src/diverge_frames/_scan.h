@@ -12,47 +12,7 @@
 #ifndef DF_SCAN_H
 #define DF_SCAN_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-/* ------------------------------------------------------------------ portability */
-
-#if defined(_MSC_VER) && !defined(__clang__)
-#define DF_INLINE static __inline
-#define DF_ALWAYS_INLINE static __forceinline
-#else
-#define DF_INLINE static inline
-#define DF_ALWAYS_INLINE static inline __attribute__((always_inline))
-#endif
-
-/* Indexes and lengths: the width of Py_ssize_t on every platform CPython supports. */
-typedef ptrdiff_t df_ssize;
-
-#if !defined(DF_SCALAR) && (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64))
-#define DF_SSE2 1
-#include <emmintrin.h>
-#else
-#define DF_SSE2 0
-#endif
-
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-DF_INLINE unsigned df_lowest_bit(unsigned m) {
-    unsigned long at;
-    _BitScanForward(&at, m);
-    return (unsigned)at;
-}
-#else
-#define df_lowest_bit(m) ((unsigned)__builtin_ctz(m))
-#endif
-
-/* Free-threaded CPython (3.13t, 3.14t): set when Python.h was included first. */
-#ifdef Py_GIL_DISABLED
-#define DF_GIL_DISABLED 1
-#else
-#define DF_GIL_DISABLED 0
-#endif
+#include "_common.h"
 
 /* Flags of df_string_end. */
 #define DF_ESCAPED 1 /* the string holds a backslash */

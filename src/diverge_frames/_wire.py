@@ -25,6 +25,8 @@ from .types import CacheScope, _Wire
 
 __all__ = [
     "Payload",
+    "RELEASED_PAYLOAD",
+    "payload_view",
     "DECODE_ERRORS",
     "TYPED_CLASSES",
     "TYPED_METHODS",
@@ -48,6 +50,27 @@ __all__ = [
 
 #: A channel payload: any contiguous bytes-like object, a slice of a larger buffer too.
 Payload = bytes | bytearray | memoryview
+
+#: What both twins raise (as ``ValueError``, what Python raises for it) for a payload
+#: that is a released ``memoryview``.
+RELEASED_PAYLOAD = "the payload is a released memoryview: it has no bytes to decode"
+
+def payload_view(payload: Payload) -> memoryview:
+    """A memoryview of ``payload``.
+
+    Raises TypeError when it is not bytes-like, worded as the buffer request of the
+    compiled twin words it (CPython's), so that both twins say the same, and
+    ValueError (``RELEASED_PAYLOAD``) for a released ``memoryview``.
+    """
+    try:
+        return memoryview(payload)
+    except ValueError:  # released
+        raise ValueError(RELEASED_PAYLOAD) from None
+    except TypeError:
+        raise TypeError(
+            f"a bytes-like object is required, not '{type(payload).__name__}'"
+        ) from None
+
 
 #: What a msgspec decoder raises for input it cannot read, in every msgspec version
 #: ``pyproject.toml`` allows: ``DecodeError`` (``ValidationError`` included) and, before

@@ -34,6 +34,10 @@ response and closes the source.
 
 Both take each payload with the channel's ``receive_value`` (no event is built).
 
+``max_payload_size`` has no default (no limit), as rmcp's transports have none (its
+line codec's ``max_length`` is ``usize::MAX`` unless set); a default would refuse frames
+rmcp reads. A relay reading a peer it does not trust sets one (docs/channels.md, "Async").
+
 Both close the source (its ``aclose()``, when it has one) whenever they stop: at the
 finish, on an error, on a decode error, or when the consumer is cancelled or stops
 iterating. Use ``contextlib.aclosing`` around :func:`notifications` so an early
@@ -49,6 +53,7 @@ from .channel import NotificationChannel, NotServed, OneShotChannel
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
 __all__ = [
+    "AskError",
     "NotServedError",
     "NotificationStreamError",
     "ReadResourceError",
@@ -59,7 +64,20 @@ __all__ = [
 Payload = bytes | bytearray | memoryview
 
 
-class NotServedError(Exception):
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
+class AskError(Exception):
+    """Base class of how an ask can end without what was asked for: not served
+    (:class:`NotServedError`), or answered with the MCP server's error
+    (:class:`NotificationStreamError`, :class:`ReadResourceError`, each with
+    ``.error``). A bad payload is a :class:`~diverge_frames.errors.FrameError`
+    instead, and what the source raises is re-raised as it is."""
+
+
+class NotServedError(AskError):
     """The channel finished with no channel response before the finish: the proxy (or
     client) did not serve the ask. Per protocol 2.3.0 this is the only meaning of an
     empty, cleanly closed channel, so it is raised rather than reported as an empty
@@ -70,7 +88,7 @@ class NotServedError(Exception):
         super().__init__(f"the {kind} ask was not served (finish with no response)")
 
 
-class NotificationStreamError(Exception):
+class NotificationStreamError(AskError):
     """The notification stream ended with an error (tag 1, then the finish).
 
     ``error`` is the MCP server's :class:`~diverge_frames.types.ErrorData`, code
@@ -82,7 +100,7 @@ class NotificationStreamError(Exception):
         super().__init__(f"notification stream ended with error {error.code}: {error.message}")
 
 
-class ReadResourceError(Exception):
+class ReadResourceError(AskError):
     """The read-resource channel answered with an error (tag 1).
 
     ``error`` is the MCP server's :class:`~diverge_frames.types.ErrorData`: ``-32002``
@@ -92,6 +110,19 @@ class ReadResourceError(Exception):
     def __init__(self, error: ErrorData) -> None:
         self.error = error
         super().__init__(f"read-resource failed with error {error.code}: {error.message}")
+
+
+def _iterate(payloads: Any) -> Any:
+    """``payloads.__aiter__()``; a ``TypeError`` naming what was given when it is no
+    async iterable (a list, a plain iterator, a coroutine)."""
+    aiter = getattr(type(payloads), "__aiter__", None)
+    if aiter is None:
+        raise TypeError(
+            "the payloads must be an async iterable (async for), not "
+            f"{type(payloads).__name__} (wrap a list in an async generator: "
+            "`async def source(): for p in payloads: yield p`)"
+        )
+    return aiter(payloads)
 
 
 async def _aclose(source: Any) -> None:
@@ -122,7 +153,7 @@ async def notifications(
     """
     channel = NotificationChannel(decode, max_payload_size=max_payload_size)
     receive_value = channel.receive_value
-    source = payloads.__aiter__()
+    source = _iterate(payloads)
     error: ErrorData | None = None
     try:
         async for payload in source:
@@ -155,7 +186,7 @@ async def read_resource(
     ``FrameError``, and whatever the source raises. The source is closed in every case.
     """
     channel = OneShotChannel(decode, max_payload_size=max_payload_size)
-    source = payloads.__aiter__()
+    source = _iterate(payloads)
     value = None
     try:
         async for payload in source:

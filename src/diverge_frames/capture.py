@@ -38,6 +38,12 @@ __all__ = [
     "abort",
 ]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: The channel kinds a capture can hold: the MCP notification channel and the
 #: read-resource channel of the Diverge provider protocol.
 Kind = Literal["notifications", "read-resource"]

@@ -46,7 +46,9 @@ iterable of payloads; neither builds an event::
     ch.finish()
 
 The classes are compiled when the extension is built (``_channel_c``) and pure Python
-otherwise (``_channel_py``), the same rules, events and errors either way.
+otherwise (``_channel_py``), the same rules, events and errors either way, and the same
+under threads: one channel may be fed from several, each call taking effect at once
+(docs/channels.md, "Threads").
 
 For asyncio see :mod:`diverge_frames.aio`; for when the proxy asks for a notification
 channel at all see :class:`NotificationSubscription`.
@@ -55,7 +57,8 @@ channel at all see :class:`NotificationSubscription`.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any
 
 from ._events import (
     Aborted,
@@ -159,12 +162,15 @@ class NotificationSubscription:
 
     A call the state forbids (:meth:`asked` when no ask is due, :meth:`stream_ended`
     with no ask open) raises :class:`~diverge_frames.errors.SequenceError` and leaves
-    the state unchanged.
+    the state unchanged. Calls from several threads take effect one at a time, so
+    of two threads that both saw :meth:`should_ask` true, one ``asked()`` is taken
+    and the other raises.
     """
 
-    __slots__ = ("_asks", "_state")
+    __slots__ = ("_asks", "_lock", "_state")
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()  # each call's check and change of the state
         self._state = SubscriptionState.BEFORE_FIRST_EXCHANGE
         self._asks = 0
 
@@ -192,8 +198,9 @@ class NotificationSubscription:
             raise ValueError("kind 4 is the notification ask: record it with asked()")
         if type(kind) is not int or kind not in _FIRST_KINDS:
             raise ValueError(f"exchange kind must be an int from 0 to 3, not {kind!r}")
-        if self._state is SubscriptionState.BEFORE_FIRST_EXCHANGE:
-            self._state = SubscriptionState.DUE
+        with self._lock:
+            if self._state is SubscriptionState.BEFORE_FIRST_EXCHANGE:
+                self._state = SubscriptionState.DUE
 
     def asked(self) -> None:
         """Record that the ask was sent; its channel is now the one open.
@@ -202,25 +209,43 @@ class NotificationSubscription:
         :meth:`should_ask` is ``True`` (never two asks open, never one before the
         first exchange of kinds 0 to 3).
         """
-        if self._state is not SubscriptionState.DUE:
-            raise SequenceError(f"no notification ask is due ({self._state.name})")
-        self._state = SubscriptionState.OPEN
-        self._asks += 1
+        with self._lock:
+            state = self._state
+            if state is SubscriptionState.DUE:
+                self._state = SubscriptionState.OPEN
+                self._asks += 1
+                return
+        raise SequenceError(f"no notification ask is due ({state.name})")
 
     def stream_ended(self) -> None:
         """Record that the open ask's channel ended, however it ended (finish, not
         served, error then finish, abort). The next ask is due on the next
         ``/requests`` connection. Raises :class:`~diverge_frames.errors.SequenceError`
         when no ask is open."""
-        if self._state is not SubscriptionState.OPEN:
-            raise SequenceError(f"no notification ask is open ({self._state.name})")
-        self._state = SubscriptionState.AWAITING_CONNECTION
+        with self._lock:
+            state = self._state
+            if state is SubscriptionState.OPEN:
+                self._state = SubscriptionState.AWAITING_CONNECTION
+                return
+        raise SequenceError(f"no notification ask is open ({state.name})")
 
     def connection_opened(self) -> None:
         """Record that a new ``/requests`` connection opened. After an ended channel
         this makes the ask due; otherwise it changes nothing."""
-        if self._state is SubscriptionState.AWAITING_CONNECTION:
-            self._state = SubscriptionState.DUE
+        with self._lock:
+            if self._state is SubscriptionState.AWAITING_CONNECTION:
+                self._state = SubscriptionState.DUE
 
     def __repr__(self) -> str:
-        return f"NotificationSubscription(state={self._state.name}, asks={self._asks})"
+        with self._lock:
+            state, asks = self._state, self._asks
+        return f"NotificationSubscription(state={state.name}, asks={asks})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle or copy has the subscription's state and a lock of its own.
+        with self._lock:
+            return {"_state": self._state, "_asks": self._asks}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._lock = threading.Lock()
+        self._state, self._asks = state["_state"], state["_asks"]

@@ -20,6 +20,11 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 class FrameError(ValueError):
     """A channel payload could not be decoded (base class of every frame error).
 

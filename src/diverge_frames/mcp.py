@@ -10,12 +10,13 @@ JSON the channels carry, so that what crosses is what rmcp writes and reads:
   in the model (not the SDK's defaults: ``ttlMs`` ``0``, ``cacheScope`` ``"private"``,
   ``resultType`` ``"complete"`` are defaults the model fills in, not members it was
   given).
-* :func:`from_mcp` reads the JSON of the members that were set
-  (``model_dump_json(by_alias=True, exclude_unset=True)``, with ``method`` put back: a
-  model built without it has it unset) exactly as ``decode`` reads a frame (a member of
-  a frame: :func:`diverge_frames.convert` of its ``model_dump``). A
-  ``data`` or ``params`` set to ``None`` stays (``exclude_none`` would turn a log
-  message with ``"data": null`` into a custom notification).
+* :func:`from_mcp` is :func:`diverge_frames.convert` of the members that were set
+  (``model_dump(by_alias=True, exclude_unset=True)``, with ``method`` put back: a
+  model built without it has it unset), so it reads them exactly as ``decode`` reads a
+  frame and refuses what ``encode`` refuses for want of JSON (a NaN, which the SDK's
+  JSON writes as ``null``; bytes, which it writes as text). A ``data`` or ``params``
+  set to ``None`` stays (``exclude_none`` would turn a log message with
+  ``"data": null`` into a custom notification).
 
 So ``encode(from_mcp(to_mcp(v))) == encode(v)`` for every value ``encode`` writes.
 
@@ -37,11 +38,9 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-import msgspec
-
 from . import notifications, read_resource
 from . import types as t
-from ._convert import convert, from_json, to_builtins
+from ._convert import convert, to_builtins
 
 try:
     import mcp.types as _sdk
@@ -51,6 +50,12 @@ except ImportError as _missing:  # pragma: no cover - the extra not installed
     ) from _missing
 
 __all__ = ["to_mcp", "from_mcp", "SDK_CLASSES"]
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
 
 #: Our class -> the ``mcp.types`` class of the same MCP type.
 SDK_CLASSES: dict[type, type] = {
@@ -93,13 +98,59 @@ _NOTIFICATIONS = frozenset(
 
 
 @overload
-def to_mcp(value: t.CustomNotification | t.TasksNotification) -> _sdk.JSONRPCNotification: ...
+def to_mcp(value: t.CancelledNotification) -> _sdk.CancelledNotification: ...
+@overload
+def to_mcp(value: t.CancelledNotificationParam) -> _sdk.CancelledNotificationParams: ...
+@overload
+def to_mcp(value: t.ProgressNotification) -> _sdk.ProgressNotification: ...
+@overload
+def to_mcp(value: t.ProgressNotificationParam) -> _sdk.ProgressNotificationParams: ...
+@overload
+def to_mcp(value: t.LoggingMessageNotification) -> _sdk.LoggingMessageNotification: ...
+@overload
+def to_mcp(value: t.LoggingMessageNotificationParam) -> _sdk.LoggingMessageNotificationParams: ...
+@overload
+def to_mcp(value: t.ResourceUpdatedNotification) -> _sdk.ResourceUpdatedNotification: ...
+@overload
+def to_mcp(value: t.ResourceUpdatedNotificationParam) -> _sdk.ResourceUpdatedNotificationParams: ...
+@overload
+def to_mcp(value: t.ResourceListChangedNotification) -> _sdk.ResourceListChangedNotification: ...
+@overload
+def to_mcp(value: t.ToolListChangedNotification) -> _sdk.ToolListChangedNotification: ...
+@overload
+def to_mcp(value: t.PromptListChangedNotification) -> _sdk.PromptListChangedNotification: ...
+@overload
+def to_mcp(
+    value: t.SubscriptionsAcknowledgedNotification,
+) -> _sdk.SubscriptionsAcknowledgedNotification: ...
+@overload
+def to_mcp(
+    value: t.SubscriptionsAcknowledgedNotificationParams,
+) -> _sdk.SubscriptionsAcknowledgedNotificationParams: ...
+@overload
+def to_mcp(value: t.SubscriptionFilter) -> _sdk.SubscriptionFilter: ...
+@overload
+def to_mcp(value: t.TaskStatusNotification) -> _sdk.TaskStatusNotification: ...
+@overload
+def to_mcp(value: t.TaskStatusNotificationParams) -> _sdk.TaskStatusNotificationParams: ...
+@overload
+def to_mcp(value: t.ElicitationCompleteNotification) -> _sdk.ElicitCompleteNotification: ...
+@overload
+def to_mcp(
+    value: t.ElicitationCompleteNotificationParams,
+) -> _sdk.ElicitCompleteNotificationParams: ...
 @overload
 def to_mcp(value: t.ReadResourceResult) -> _sdk.ReadResourceResult: ...
 @overload
+def to_mcp(value: t.TextResourceContents) -> _sdk.TextResourceContents: ...
+@overload
+def to_mcp(value: t.BlobResourceContents) -> _sdk.BlobResourceContents: ...
+@overload
 def to_mcp(value: t.ErrorData) -> _sdk.ErrorData: ...
 @overload
-def to_mcp(value: Any) -> Any: ...
+def to_mcp(value: t.CustomNotification | t.TasksNotification) -> _sdk.JSONRPCNotification: ...
+@overload
+def to_mcp(value: t.NotificationParams) -> _sdk.NotificationParams: ...
 def to_mcp(value: Any) -> Any:
     """The ``mcp.types`` model of ``value`` (any public struct of
     :mod:`diverge_frames.types` but rmcp's task params): the SDK class of the same MCP
@@ -125,6 +176,77 @@ def to_mcp(value: Any) -> Any:
     return sdk.model_validate(to_builtins(value))  # type: ignore[attr-defined]
 
 
+# The SDK's params classes subclass its NotificationParams, whose overload is last;
+# from_mcp dispatches on the exact class, so the overload of a subclass is the one that
+# applies, whatever mypy's overload-overlap says of its other return type.
+@overload
+def from_mcp(obj: _sdk.CancelledNotification) -> t.CancelledNotification | t.CustomNotification: ...
+@overload
+def from_mcp(obj: _sdk.CancelledNotificationParams) -> t.CancelledNotificationParam: ...  # type: ignore[overload-overlap]
+@overload
+def from_mcp(obj: _sdk.ProgressNotification) -> t.ProgressNotification | t.CustomNotification: ...
+@overload
+def from_mcp(obj: _sdk.ProgressNotificationParams) -> t.ProgressNotificationParam: ...  # type: ignore[overload-overlap]
+@overload
+def from_mcp(
+    obj: _sdk.LoggingMessageNotification,
+) -> t.LoggingMessageNotification | t.CustomNotification: ...
+@overload
+def from_mcp(obj: _sdk.LoggingMessageNotificationParams) -> t.LoggingMessageNotificationParam: ...  # type: ignore[overload-overlap]
+@overload
+def from_mcp(
+    obj: _sdk.ResourceUpdatedNotification,
+) -> t.ResourceUpdatedNotification | t.CustomNotification: ...
+@overload
+def from_mcp(obj: _sdk.ResourceUpdatedNotificationParams) -> t.ResourceUpdatedNotificationParam: ...  # type: ignore[overload-overlap]
+@overload
+def from_mcp(
+    obj: _sdk.ResourceListChangedNotification,
+) -> t.ResourceListChangedNotification | t.CustomNotification: ...
+@overload
+def from_mcp(
+    obj: _sdk.ToolListChangedNotification,
+) -> t.ToolListChangedNotification | t.CustomNotification: ...
+@overload
+def from_mcp(
+    obj: _sdk.PromptListChangedNotification,
+) -> t.PromptListChangedNotification | t.CustomNotification: ...
+@overload
+def from_mcp(
+    obj: _sdk.SubscriptionsAcknowledgedNotification,
+) -> t.SubscriptionsAcknowledgedNotification | t.CustomNotification: ...
+@overload
+def from_mcp(  # type: ignore[overload-overlap]
+    obj: _sdk.SubscriptionsAcknowledgedNotificationParams,
+) -> t.SubscriptionsAcknowledgedNotificationParams: ...
+@overload
+def from_mcp(obj: _sdk.SubscriptionFilter) -> t.SubscriptionFilter: ...
+@overload
+def from_mcp(
+    obj: _sdk.TaskStatusNotification,
+) -> t.TaskStatusNotification | t.CustomNotification: ...
+@overload
+def from_mcp(obj: _sdk.TaskStatusNotificationParams) -> t.TaskStatusNotificationParams: ...  # type: ignore[overload-overlap]
+@overload
+def from_mcp(
+    obj: _sdk.ElicitCompleteNotification,
+) -> t.ElicitationCompleteNotification | t.CustomNotification: ...
+@overload
+def from_mcp(  # type: ignore[overload-overlap]
+    obj: _sdk.ElicitCompleteNotificationParams,
+) -> t.ElicitationCompleteNotificationParams: ...
+@overload
+def from_mcp(obj: _sdk.ReadResourceResult) -> t.ReadResourceResult: ...
+@overload
+def from_mcp(obj: _sdk.TextResourceContents) -> t.TextResourceContents: ...
+@overload
+def from_mcp(obj: _sdk.BlobResourceContents) -> t.BlobResourceContents: ...
+@overload
+def from_mcp(obj: _sdk.ErrorData) -> t.ErrorData: ...
+@overload
+def from_mcp(obj: _sdk.JSONRPCNotification) -> t.ServerNotification: ...
+@overload
+def from_mcp(obj: _sdk.NotificationParams) -> t.NotificationParams: ...
 def from_mcp(obj: Any) -> Any:
     """Our value of an ``mcp.types`` model, as ``decode`` reads the JSON of the members
     set in it (:func:`diverge_frames.convert`): a notification model (or a
@@ -132,8 +254,9 @@ def from_mcp(obj: Any) -> Any:
     typed or custom as rmcp reads it; ``ReadResourceResult`` and ``ErrorData`` theirs;
     params, contents items and the subscription filter their classes here.
 
-    Raises ``msgspec.ValidationError`` when ``decode`` would refuse the JSON,
-    ``TypeError`` for a model with no counterpart here.
+    Raises ``msgspec.ValidationError`` when ``decode`` would refuse the JSON, or
+    when a member holds what ``encode`` refuses for want of JSON (worded as encode
+    words it: ``$.params.data[0]: inf: JSON has no such number``), ``TypeError`` for a model with no counterpart here.
     """
     cls = type(obj)
     if cls is _sdk.JSONRPCNotification:
@@ -141,12 +264,10 @@ def from_mcp(obj: Any) -> Any:
     ours = _OURS.get(cls)
     if ours is None:
         raise TypeError(f"{cls.__name__} has no counterpart in diverge_frames.types")
-    if ours in _ENCODE:  # a frame's value: decode reads the JSON the SDK writes
-        body = obj.model_dump_json(by_alias=True, exclude_unset=True, warnings=False).encode()
-        if cls in _NOTIFICATIONS and "method" not in obj.model_fields_set:
-            # ``method`` is a default in the SDK's models: unset in one built without it
-            head = b'{"method":' + msgspec.json.encode(obj.method)
-            body = head + (b"}" if body == b"{}" else b"," + body[1:])
-        return from_json(body, t.ServerNotification if cls in _NOTIFICATIONS else ours)
-    plain = obj.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    # The members set, as Python values (not the SDK's JSON, which writes a NaN or an
+    # infinity as null and bytes as text): convert refuses what has no JSON.
+    plain = obj.model_dump(by_alias=True, exclude_unset=True, warnings=False)
+    if cls in _NOTIFICATIONS:
+        # ``method`` is a default in the SDK's models: unset in one built without it
+        return convert({"method": obj.method, **plain}, t.ServerNotification)
     return convert(plain, ours)

@@ -30,6 +30,12 @@ __all__ = [
     "TAG_ERROR",
 ]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: Tag byte of a notification frame.
 TAG_NOTIFICATION = _wire.TAG_NOTIFICATION
 #: Tag byte of an error frame (the last on the channel).

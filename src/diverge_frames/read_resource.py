@@ -21,6 +21,12 @@ from .types import ErrorData, ReadResourceResult
 
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: Tag byte of a result frame.
 TAG_RESULT = _wire.TAG_RESULT
 #: Tag byte of an error frame.

@@ -114,6 +114,12 @@ __all__ = [
     "ElicitCompleteNotificationParams",
 ]
 
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the module's helpers."""
+    return list(__all__)
+
+
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
 I32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
 #: rmcp ``i64``.
@@ -364,6 +370,12 @@ class TaskStatusNotificationParams(_ExactParams, kw_only=True):
 
     ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
     ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
+
+    ``poll_interval`` and ``status_message`` are ``msgspec.UNSET`` when absent, where
+    the SDK's model has ``None``: rmcp reads each as absent or a value and takes
+    ``null`` for neither (``"statusMessage": null`` makes the frame a custom
+    notification), so ``None`` is no value of theirs here and encode refuses it rather
+    than write ``null``. Test for absence with ``is UNSET`` (``msgspec.UNSET``).
     """
 
     created_at: str

@@ -1,5 +1,6 @@
-/* The number reading and writing of src/diverge_frames/_serde_json.h, for
- * tests/test_serde_json_c.py, which compares them with the Python reference.
+/* The number reading and writing of serde_json's C (src/diverge_frames/
+ * _serde_json_number.h and _write_f64.h), for tests/test_serde_json_c.py, which compares
+ * them with the Python reference.
  *
  *   test_serde_json write COUNT SEED   df_write_f64 on COUNT random f64 (every exponent,
  *                                      subnormals and edge values too), each read back
@@ -17,7 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "_serde_json.h"
+#include "_serde_json_number.h"
+#include "_write_f64.h"
 
 static uint64_t rng_state;
 

@@ -147,3 +147,11 @@ def test_what_cannot_cross() -> None:
         )  # type: ignore[arg-type]
     with pytest.raises(msgspec.ValidationError, match="Expected `str`, got `int`"):
         bridge.from_mcp(sdk.ErrorData.model_construct(code=1, message=2))
+
+
+def test_the_typed_sample_runs() -> None:
+    """``tests/typing_mcp_sample.py`` (what mypy and pyright check the bridge's types
+    with, in scripts/check_static.sh) runs: the types it states hold at run time."""
+    import typing_mcp_sample
+
+    typing_mcp_sample.main()

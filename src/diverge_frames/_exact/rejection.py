@@ -8,6 +8,7 @@ order of :data:`.rmcp_structs.EXPECTED`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +26,9 @@ from ..errors import FrameBodyError
 from .rmcp_custom import custom_notification
 from .rmcp_result import read_resource_result
 from .rmcp_structs import EXPECT_RESULT, EXPECTED
+from .serde_json import Reject, plain_number, serde_number
 
-__all__ = ["rejection", "item_rejection", "bare", "detached"]
+__all__ = ["rejection", "item_rejection", "bare", "detached", "serde_spelling"]
 
 #: msgspec's message for input that ends early (``msgspec.DecodeError``).
 _TRUNCATED = "Input data was truncated"
@@ -126,11 +128,64 @@ def _quick_error(src: Any, tag: int) -> None:
 _QUICK: tuple[Callable[[Any, int], None], ...] = (_quick_notification, _quick_result, _quick_error)
 
 
+#: A number that may not be plain, at a glance (an exponent, a long run of digits, a
+#: ``-0``), or text that looks like one: only then is a body spelled anew.
+_MAYBE_HARD = re.compile(rb"[eE][-+]?[0-9]|[0-9.]{16}|-0(?![.0-9])").search
+#: A JSON string, or a number (outside strings: the strings are matched first). A
+#: string left open runs to the end, so that no quote is tried twice (linear time).
+_STRING_OR_NUMBER = re.compile(
+    rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?', re.DOTALL
+)
+
+
+def serde_spelling(body: Any) -> Any:
+    """``body`` (bytes-like JSON) with each number spelled as the value serde_json reads.
+
+    A number that is not plain (:func:`plain_number`) is written as its
+    :func:`serde_number` (an integer beyond 64 bits, ``-0`` and the like as floats); one
+    out of range is left as it is. So msgspec, asked for its error about the body, types
+    the numbers as rmcp does. ``body`` itself when nothing may need it (one search).
+    """
+    if _MAYBE_HARD(body) is None:
+        return body
+    return _STRING_OR_NUMBER.sub(_spelled, body)
+
+
+def _spelled(match: re.Match[bytes]) -> bytes:
+    token = match.group()
+    if token[0] == 34 or plain_number(token.decode("ascii")):  # a string, a plain number
+        return token
+    try:
+        return repr(serde_number(token.decode("ascii"))).encode("ascii")
+    except Reject:
+        return token
+
+
 def _msgspec_error(body: Any, tag: int, expected: int) -> BaseException | None:
     """The error msgspec's quick reading gives for a body rmcp rejects, or None.
 
-    None when msgspec reads it. A body that opens many arrays and objects is asked only
-    up to ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of them (``within_openings``): None when
+    None when msgspec reads it. Msgspec reads the body with its numbers spelled as
+    serde_json reads them (:func:`serde_spelling`: ``-0`` and an integer
+    beyond 64 bits are floats), so that its first error is the one rmcp's types meet,
+    in both twins; a syntax error is then asked of the body itself (its byte offset is
+    the body's).
+    """
+    spelled = serde_spelling(body)
+    error = _asked(spelled, tag, expected)
+    if (
+        spelled is not body
+        and isinstance(error, DECODE_ERRORS)
+        and not isinstance(error, msgspec.ValidationError)
+    ):
+        error = _asked(body, tag, expected)
+    return error
+
+
+def _asked(body: Any, tag: int, expected: int) -> BaseException | None:
+    """Msgspec's quick reading's error for ``body``, or None.
+
+    A body that opens many arrays and objects is asked only up to
+    ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of them (``within_openings``): None when
     msgspec reads that far without an error, so that the answer never depends on the
     stack's recursion budget.
     """

@@ -315,7 +315,9 @@ def read(
 
     ``numbers``: some number may not be plain (else the scanner's own
     ``int`` and ``float`` read them, faster); ``pairs``: some object nested ``keep``
-    levels or less may repeat a key (else objects are read as dicts, faster); ``deep``:
+    levels or less may repeat a key (else objects are read as dicts, faster, unless a
+    surrogate escape or the nesting has to be checked in every value, a repeated key's
+    first one too: serde reads it before its map keeps the last); ``deep``:
     whether the body is nested more than ``MAX_DEPTH`` levels anywhere, when known (a
     repeated key's first value counts as much as its last: serde reads both). Raises
     Reject."""
@@ -329,8 +331,12 @@ def read(
         bad_utf8 = True
     if deep and skip_unknown is not None:
         deep = None  # maybe in a value a direct struct skips, which serde does not limit
-    if deep is None and not pairs and text.count("[") + text.count("{") > MAX_DEPTH:
-        pairs = True  # the depth of every value, the repeated keys' first ones too
+    brackets = text.count("[") + text.count("{")
+    escapes = _SURROGATE_ESCAPE(text) is not None
+    if not pairs and (escapes or (deep is None and brackets > MAX_DEPTH)):
+        # Serde reads a repeated key's first value as much as its last: objects read as
+        # dicts would drop it before its strings (or its depth) are checked.
+        pairs = True
     hooks = _Numbers()
     context = SimpleNamespace(
         strict=True,
@@ -357,8 +363,6 @@ def read(
         raise Reject(EXPECTED_VALUE) from None
     finally:
         del scan, context  # the scanner holds its context (memo: every key)
-    brackets = text.count("[") + text.count("{")
-    escapes = _SURROGATE_ESCAPE(text) is not None
     text = ""  # the tree holds what is needed (a body's worth of memory, freed)
     reasons = [UNICODE] if bad_utf8 else []
     if hooks.out_of_range:

@@ -1,0 +1,141 @@
+/* What the string loop of every path shares (see _strings.h): the escapes as serde_json
+ * reads them in a str, the masks of a 64-byte block, and where a copy is.
+ */
+#ifndef DF_STRINGS_BASE_H
+#define DF_STRINGS_BASE_H
+
+#include "_common.h"
+
+/* Flags of df_string_copy: what a string held. */
+#define DF_STR_ESCAPED 1 /* an escape */
+#define DF_STR_HIGH 4    /* a byte >= 0x80, raw or from a \u escape: UTF-8 to decode */
+
+/* ------------------------------------------------------------------ escapes */
+
+/* Of a 64-byte block's backslashes (bit i: byte i) and *prev (1 when the block's first
+   byte is escaped by the block before): the bytes a backslash escapes; *prev is set
+   for the next block (simdjson's find_escaped_branchless). */
+DF_INLINE uint64_t df_escaped64(uint64_t backslash, uint64_t *prev) {
+    const uint64_t even = 0x5555555555555555ULL;
+    uint64_t follows, odd_starts, even_series;
+    backslash &= ~*prev;
+    follows = (backslash << 1) | *prev;
+    odd_starts = backslash & ~even & ~follows;
+    *prev = (uint64_t)df_add_overflow(odd_starts, backslash, &even_series);
+    return (even ^ (even_series << 1)) & follows;
+}
+
+/* What a backslash and this byte stand for, or 0 when they are no escape (\u apart). */
+static const unsigned char DF_UNESCAPE[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* The value of four hex digits at s, or -1. */
+DF_INLINE int df_hex4(const unsigned char *s) {
+    int value = 0, i;
+    unsigned c;
+    for (i = 0; i < 4; i++) {
+        c = s[i];
+        if (c - '0' < 10u) {
+            c -= '0';
+        } else if ((c | 0x20u) - 'a' < 6u) {
+            c = (c | 0x20u) - 'a' + 10;
+        } else {
+            return -1;
+        }
+        value = value * 16 + (int)c;
+    }
+    return value;
+}
+
+/* The \u escape at s[*i] (a backslash, then 'u') written to d[*o] as UTF-8: advances
+   both; 0, or -1 when serde_json rejects it in a str (serde_json 1.0.154 read.rs,
+   parse_unicode_escape with validate: a \uDC00-\uDFFF escape alone, or a \uD800-\uDBFF
+   one not followed by one of them, is an error; so is a digit that is not hex). */
+DF_INLINE int df_unicode_escape(unsigned char *d, df_ssize *o, const unsigned char *s,
+                                df_ssize m, df_ssize *i, unsigned *high) {
+    df_ssize at = *i;
+    unsigned char *w = d + *o;
+    int cp, low;
+    if (at + 6 > m || (cp = df_hex4(s + at + 2)) < 0) return -1;
+    at += 6;
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+        if (cp >= 0xDC00 || at + 6 > m || s[at] != '\\' || s[at + 1] != 'u') return -1;
+        low = df_hex4(s + at + 2);
+        if (low < 0xDC00 || low > 0xDFFF) return -1;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        at += 6;
+    }
+    if (cp < 0x80) {
+        w[0] = (unsigned char)cp;
+        *o += 1;
+    } else {
+        *high = 0x80u;
+        if (cp < 0x800) {
+            w[0] = (unsigned char)(0xC0 | (cp >> 6));
+            w[1] = (unsigned char)(0x80 | (cp & 0x3F));
+            *o += 2;
+        } else if (cp < 0x10000) {
+            w[0] = (unsigned char)(0xE0 | (cp >> 12));
+            w[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+            w[2] = (unsigned char)(0x80 | (cp & 0x3F));
+            *o += 3;
+        } else {
+            w[0] = (unsigned char)(0xF0 | (cp >> 18));
+            w[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+            w[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+            w[3] = (unsigned char)(0x80 | (cp & 0x3F));
+            *o += 4;
+        }
+    }
+    *i = at;
+    return 0;
+}
+
+/* The escape at s[*i] (a backslash) written to d[*o]: advances both; 0, or -1 when it
+   is not one serde_json accepts in a str (read.rs parse_escape). */
+DF_INLINE int df_escape(unsigned char *d, df_ssize *o, const unsigned char *s, df_ssize m,
+                        df_ssize *i, unsigned *high) {
+    unsigned char simple;
+    if (*i + 1 >= m) return -1;
+    simple = DF_UNESCAPE[s[*i + 1]];
+    if (simple) {
+        d[*o] = simple;
+        *o += 1;
+        *i += 2;
+        return 0;
+    }
+    if (s[*i + 1] != 'u') return -1;
+    return df_unicode_escape(d, o, s, m, i, high);
+}
+
+/* ------------------------------------------------------------------ block masks */
+
+/* The masks of a 64-byte block (bit i: byte i): its quotes, backslashes, control
+   bytes (below 0x20) and bytes >= 0x80. */
+typedef struct {
+    uint64_t quote, slash, control, high;
+} df_masks;
+
+/* ------------------------------------------------------------------ the copy */
+
+/* Where df_string_copy is in a string: to go on when the caller has made more room. */
+typedef struct {
+    df_ssize start; /* the content's first byte */
+    df_ssize base;  /* the next 64-byte block to read */
+    df_ssize i;     /* the next byte to read: in that block, or past it */
+    df_ssize o;     /* the next byte to write */
+    uint64_t prev;  /* 1 when the block's first byte is escaped by the one before */
+    uint64_t high;  /* nonzero once a byte >= 0x80 is written */
+    int flags;      /* DF_STR_ESCAPED once an escape is read (DF_STR_HIGH at the end) */
+} df_copy;
+
+DF_INLINE void df_copy_start(df_copy *at, df_ssize start) {
+    at->start = at->base = at->i = start;
+    at->o = 0;
+    at->prev = at->high = 0;
+    at->flags = 0;
+}
+
+#endif /* DF_STRINGS_BASE_H */

@@ -1,0 +1,48 @@
+"""One message per rejection: every rejecting case gives the same words in both twins.
+
+Every case of the corpus (``tests/data``), the golden vectors (``tests/vectors``), the
+hostile list, the repeated-key cases and the oracle run's generated cases (the same
+seed and count as ``test_oracle.py``): each one that either twin rejects is decoded by
+both, and ``str(exc)`` compared, all of them. A payload that is not bytes-like too.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+from rmcp_cases import HOSTILE, LONG_BLOBS
+from rmcp_diff import VECTORS, Case, corpus_cases, ours, read_vectors
+from rmcp_repeated import repeated_cases
+from test_oracle import CASES, SEED, generate
+
+
+def _batch() -> list[Case]:
+    batch = [*corpus_cases(), *HOSTILE, *LONG_BLOBS, *repeated_cases()]
+    for path in sorted(VECTORS.glob("*.jsonl")):
+        batch += [case for case, _ in read_vectors(path)]
+    return batch + generate(CASES, SEED)
+
+
+def test_every_rejection_worded_alike(twins: tuple[ModuleType, ModuleType]) -> None:
+    rejecting = 0
+    differ = []
+    for case in _batch():
+        py, c = (ours(frames, case) for frames in twins)
+        if "body" in (py.verdict, c.verdict):
+            rejecting += 1
+            if (py.verdict, py.error) != (c.verdict, c.error):
+                differ.append(f"{case.id} {case.payload[:120]!r}: {py.error!r} / {c.error!r}")
+    assert rejecting > 4000  # the corpus and the generated cases hold that many
+    assert not differ, f"{len(differ)} of {rejecting} differ, e.g. " + "\n".join(differ[:5])
+
+
+@pytest.mark.parametrize("payload", ["\x00{}", 0, None, [0], object()])
+def test_not_bytes_like_worded_alike(twins: tuple[ModuleType, ModuleType], payload: object) -> None:
+    messages = []
+    for frames in twins:
+        for decode in (frames.decode_notification, frames.decode_read_resource):
+            with pytest.raises(TypeError) as info:
+                decode(payload)
+            messages.append(str(info.value))
+    assert messages == [f"a bytes-like object is required, not '{type(payload).__name__}'"] * 4
