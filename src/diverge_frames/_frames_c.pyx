@@ -152,18 +152,25 @@ cdef enum:
     _READS
     _SCANS
 #: How often each happened since ``_counts()`` last said (with a GIL only: a count kept
-#: without one would race), for the test that counts a decode's readings.
+#: without one would race), for the test that counts a decode's readings. A reading
+#: that gives the value is not counted (nor is any step of the fast paths that do not
+#: fail): the counts cost nothing on the way most frames take.
 cdef Py_ssize_t _COUNTS[2]
 
 
-cdef inline void _count(int what) noexcept nogil:
+cdef void _count(int what) noexcept nogil:
+    # Out of line: only the paths that failed once call it.
     if not _GIL_DISABLED:
         _COUNTS[what] += 1
 
 
 def _counts():
-    """``(reads, scans)`` since the last call: msgspec's readings of a body and the C
-    scans of one; None on free-threaded CPython, which does not count."""
+    """``(reads, scans)`` since the last call, or None on free-threaded CPython.
+
+    ``reads``: msgspec's readings of a body after which the decode went on (a typed
+    attempt that failed, the general reading of the exact path); ``scans``: the C scans
+    of a body. A typed attempt that gives the value is not counted.
+    """
     if _GIL_DISABLED:
         return None
     counts = (_COUNTS[_READS], _COUNTS[_SCANS])
@@ -173,7 +180,6 @@ def _counts():
 
 cdef inline object _decode(int which, object body):
     """``body`` read by msgspec with ``_DECODERS[which]``."""
-    _count(_READS)
     return _call1(&_DECODERS[which], body)
 
 cdef inline object _notification_decoder(object body):
@@ -195,6 +201,7 @@ cdef object _decode_any = w.any_decoder.decode
 
 
 cdef inline object _any_decoder(object body):
+    """``body`` read by msgspec as any JSON (the exact reading's general reading)."""
     _count(_READS)
     return _decode_any(body)
 cdef object _encode = w.encoder.encode
@@ -574,7 +581,7 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             try:
                 value = _decode(one, src)
             except Exception:
-                pass
+                _count(_READS)
             else:
                 return _as_public(value)
         try:

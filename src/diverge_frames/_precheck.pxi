@@ -313,6 +313,7 @@ cdef object _scanned(object body, const unsigned char *p, Py_ssize_t n, int tag,
     ``_source`` would have done it, and what ``_source`` would have sent it to (an
     error raised, or the exact reading's value); None when msgspec's failure stands (the
     caller goes on with ``r`` the scan)."""
+    _count(_READS)  # the msgspec reading that failed
     if r.top != _GLANCED:
         return None
     _scan(p, n, expected, r)
