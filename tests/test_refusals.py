@@ -301,13 +301,13 @@ def test_a_cycle_and_deep_nesting_are_refused_not_recursion() -> None:
     ],
 )
 def test_plain_json_answers_false_for_what_check_plain_may_refuse(value: Any) -> None:
-    from diverge_frames._checks import plain_json
+    from diverge_frames._checks_plain import plain_json
 
     assert not plain_json({"method": "x", "params": {"p": value}})
 
 
 def test_plain_json_answers_true_for_plain_json() -> None:
-    from diverge_frames._checks import plain_json
+    from diverge_frames._checks_plain import plain_json
 
     value = {"a": [1, 2.5, "s", None, True, (3,)], "b": {"c": 2**64 - 1, "d": -(2**63)}}
     assert plain_json({"method": "x", "params": value})

@@ -20,7 +20,8 @@ import msgspec
 
 from . import _plans
 from . import types as t
-from ._checks import check_plain, plain_json, unicode_error
+from ._checks import unicode_error
+from ._checks_plain import check_plain, plain_json
 from ._impl import frames as _frames
 from ._wire import any_decoder
 from .errors import FrameBodyError
@@ -163,7 +164,7 @@ _BY_METHOD: dict[str, type] = {cast(Any, cls).method: cls for cls in t.TYPED_NOT
 def _refuse(frame: Any, cls: type, path: tuple[_Step, ...]) -> None:
     """Raise ``msgspec.ValidationError`` when the plain frame ``frame`` holds what
     ``encode`` refuses in a value of ``cls`` for want of JSON
-    (:func:`._checks.check_plain`), worded as encode words it, the path relative to
+    (:func:`._checks_plain.check_plain`), worded as encode words it, the path relative to
     the member at ``path``."""
     try:
         check_plain(frame, cls)

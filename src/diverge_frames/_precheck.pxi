@@ -50,7 +50,6 @@ cdef extern from "_serde_json.h":
                                                int write) noexcept nogil
     Py_ssize_t _sj_exponents "df_sj_exponents"(const unsigned char *p, Py_ssize_t n,
                                                unsigned char *out) noexcept nogil
-    uint64_t _sj_checksum "df_sj_checksum"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     int _sj_index "df_sj_index"(df_sj_position *positions, int count,
                                 const df_sj_member *members) noexcept nogil
     int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,

@@ -89,23 +89,6 @@ DF_INLINE df_ssize df_sj_rewritten(df_ssize n, const df_sj_result *r, int write)
     return n;
 }
 
-/* A checksum of p[:n] (four 64-bit lanes of multiply-xor): whether a buffer changed. */
-DF_INLINE uint64_t df_sj_checksum(const unsigned char *p, df_ssize n) {
-    uint64_t h[4] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
-                     0x27D4EB2F165667C5ULL};
-    uint64_t w;
-    df_ssize i = 0;
-    int k;
-    for (; i + 32 <= n; i += 32)
-        for (k = 0; k < 4; k++) {
-            memcpy(&w, p + i + 8 * k, 8);
-            h[k] = (h[k] ^ w) * 0x100000001B3ULL;
-            h[k] ^= h[k] >> 29;
-        }
-    for (; i < n; i++) h[0] = (h[0] ^ p[i]) * 0x100000001B3ULL;
-    return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7) ^ (uint64_t)n;
-}
-
 /* Whether a[:len] == b[:len] (names: a few bytes, no call to memcmp). */
 DF_INLINE int df_sj_same(const unsigned char *a, const unsigned char *b, df_ssize len) {
     df_ssize i;

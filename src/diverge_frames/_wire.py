@@ -55,6 +55,7 @@ Payload = bytes | bytearray | memoryview
 #: that is a released ``memoryview``.
 RELEASED_PAYLOAD = "the payload is a released memoryview: it has no bytes to decode"
 
+
 def payload_view(payload: Payload) -> memoryview:
     """A memoryview of ``payload``.
 

@@ -174,8 +174,7 @@ class _ExactParams(
     Typed here only when they fit exactly, so that writing them back gives rmcp's bytes
     (``_meta`` first, then members in sorted order).
 
-    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification.
-    """
+    ``"_meta": null`` counts as absent, as rmcp drops it from a custom notification."""
 
     meta: dict[str, Any] | UnsetType | None = field(default=UNSET, name="_meta")
 
@@ -200,8 +199,7 @@ class NotificationParams(_Wire, kw_only=True):
 class _ListChanged(_Notification):
     """rmcp ``NotificationNoParam``.
 
-    ``params`` keeps only ``_meta`` and is written only when ``_meta`` is present.
-    """
+    ``params`` keeps only ``_meta`` and is written only when ``_meta`` is present."""
 
     params: NotificationParams | None = None
 
@@ -371,11 +369,9 @@ class TaskStatusNotificationParams(_ExactParams, kw_only=True):
     ``ttl`` is milliseconds of retention from creation, ``None`` for unlimited;
     ``poll_interval`` is milliseconds. Fields are declared in wire-name order.
 
-    ``poll_interval`` and ``status_message`` are ``msgspec.UNSET`` when absent, where
-    the SDK's model has ``None``: rmcp reads each as absent or a value and takes
-    ``null`` for neither (``"statusMessage": null`` makes the frame a custom
-    notification), so ``None`` is no value of theirs here and encode refuses it rather
-    than write ``null``. Test for absence with ``is UNSET`` (``msgspec.UNSET``).
+    ``poll_interval`` and ``status_message`` are ``msgspec.UNSET`` when absent (the SDK
+    has ``None``): rmcp takes ``null`` for neither (``"statusMessage": null`` makes a
+    custom notification), so encode refuses ``None``. Test absence with ``is UNSET``.
     """
 
     created_at: str

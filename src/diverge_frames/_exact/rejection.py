@@ -164,32 +164,32 @@ def _spelled(match: re.Match[bytes]) -> bytes:
 def _msgspec_error(body: Any, tag: int, expected: int) -> BaseException | None:
     """The error msgspec's quick reading gives for a body rmcp rejects, or None.
 
-    None when msgspec reads it. Msgspec reads the body with its numbers spelled as
-    serde_json reads them (:func:`serde_spelling`: ``-0`` and an integer
-    beyond 64 bits are floats), so that its first error is the one rmcp's types meet,
-    in both twins; a syntax error is then asked of the body itself (its byte offset is
-    the body's).
+    None when msgspec reads it. A body that opens many arrays and objects is asked only
+    up to ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of them (``within_openings``), so that the
+    answer never depends on the stack's recursion budget and a deep body costs no more
+    than its first openings. Msgspec reads that part with its numbers spelled as
+    serde_json reads them (:func:`serde_spelling`: ``-0`` and an integer beyond 64 bits
+    are floats), so that its first error is the one rmcp's types meet, in both twins; a
+    syntax error is then asked of the body itself (its byte offset is the body's).
     """
-    spelled = serde_spelling(body)
-    error = _asked(spelled, tag, expected)
+    src, cut = within_openings(body)
+    spelled = serde_spelling(src)
+    error = _asked(spelled, cut, tag, expected)
     if (
-        spelled is not body
+        spelled is not src
         and isinstance(error, DECODE_ERRORS)
         and not isinstance(error, msgspec.ValidationError)
     ):
-        error = _asked(body, tag, expected)
+        error = _asked(src, cut, tag, expected)
     return error
 
 
-def _asked(body: Any, tag: int, expected: int) -> BaseException | None:
-    """Msgspec's quick reading's error for ``body``, or None.
+def _asked(src: Any, cut: bool, tag: int, expected: int) -> BaseException | None:
+    """Msgspec's quick reading's error for ``src``, or None.
 
-    A body that opens many arrays and objects is asked only up to
-    ``_stack.MSGSPEC_MESSAGE_OPENINGS`` of them (``within_openings``): None when
-    msgspec reads that far without an error, so that the answer never depends on the
-    stack's recursion budget.
+    ``cut`` says that ``src`` is the body cut at its last opening asked of: None then
+    when msgspec reads that far without an error (it would have read on).
     """
-    src, cut = within_openings(body)
     try:
         _QUICK[expected](src, tag)
     except DECODE_ERRORS as exc:
