@@ -9,7 +9,10 @@
  *   DF_LOOP_RUN     (d, s, blocks, &o, &high, &flags): the path's run (df_plain_run, or
  *                   df_simple_run), from s, writing at d + o;
  *   DF_LOOP_RUN_AFTER(masks): whether to try the run again after a block with these
- *                   masks.
+ *                   masks;
+ *   DF_LOOP_STOPS   (p): of the 64 bytes at p, a word whose lowest set bit is the first
+ *                   quote, backslash or control byte (bit i: byte i), 0 when there is none
+ *                   (bits above the lowest may be set for bytes that are none of these).
  */
 
 /* df_string_copy on this path (see _strings.h).
@@ -132,9 +135,38 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *
     return n;
 }
 
+/* df_string_write on this path (see _strings.h).
+ *
+ * 64 bytes a step: the block is stored as it is, then, when it holds a byte that needs
+ * an escape, the output goes on from that byte's place with its escape and the input
+ * from the byte after it (the next block is read from there: no byte is looked at twice
+ * for long, and a run of escapes costs a step each). The last bytes one at a time. */
+DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d,
+                                                             const unsigned char *s,
+                                                             df_ssize n) {
+    df_ssize i = 0, o = 0, k;
+    uint64_t stops;
+    while (i + 64 <= n) {
+        DF_LOOP_COPY(d + o, s + i);
+        stops = DF_LOOP_STOPS(s + i);
+        if (!stops) {
+            i += 64;
+            o += 64;
+            continue;
+        }
+        k = (df_ssize)df_lowest_bit64(stops);
+        i += k;
+        o += k;
+        o += df_write_escape(d + o, s[i]);
+        i++;
+    }
+    return df_write_bytes(d, o, s, i, n);
+}
+
 #undef DF_LOOP
 #undef DF_LOOP_ATTR
 #undef DF_LOOP_MASKS
 #undef DF_LOOP_COPY
 #undef DF_LOOP_RUN
 #undef DF_LOOP_RUN_AFTER
+#undef DF_LOOP_STOPS
