@@ -25,7 +25,10 @@ HEADER_DIR = ROOT / "src" / "diverge_frames"
 SOURCES = {
     "_scan.h": (Path(__file__).parent / "c" / "test_scan.c", "every scanner matches"),
     "_strings.h": (Path(__file__).parent / "c" / "test_strings.c", "every string function matches"),
-    "_strings.h write": (Path(__file__).parent / "c" / "test_write.c", "every string write matches"),
+    "_strings.h write": (
+        Path(__file__).parent / "c" / "test_write.c",
+        "every string write matches",
+    ),
 }
 
 

@@ -81,6 +81,7 @@ DF_TARGET_AVX2 static inline uint64_t df_stops_avx2(const unsigned char *p) {
 #define DF_LOOP_RUN df_plain_run_avx2
 #define DF_LOOP_RUN_AFTER(mk) (!((mk).slash | (mk).control | (mk).quote))
 #define DF_LOOP_STOPS df_stops_avx2
+#define DF_LOOP_PLAIN df_plain_run_avx2
 #include "_strings_loops.h"
 #endif /* DF_AVX2 */
 

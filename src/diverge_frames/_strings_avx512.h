@@ -121,6 +121,7 @@ DF_TARGET_AVX512 static inline uint64_t df_stops_avx512(const unsigned char *p) 
 #define DF_LOOP_RUN df_run_avx512
 #define DF_LOOP_RUN_AFTER(mk) 1
 #define DF_LOOP_STOPS df_stops_avx512
+#define DF_LOOP_PLAIN df_plain_run_avx2
 #include "_strings_loops.h"
 #endif /* DF_AVX512 */
 

@@ -10,9 +10,10 @@
  *                   df_simple_run), from s, writing at d + o;
  *   DF_LOOP_RUN_AFTER(masks): whether to try the run again after a block with these
  *                   masks;
- *   DF_LOOP_STOPS   (p): of the 64 bytes at p, a word whose lowest set bit is the first
- *                   quote, backslash or control byte (bit i: byte i), 0 when there is none
- *                   (bits above the lowest may be set for bytes that are none of these).
+ *   DF_LOOP_PLAIN   (d, s, blocks, &o, &high, &flags): the path's df_plain_run;
+ *   DF_LOOP_STOPS   (p): the quotes, backslashes and control bytes of the 64 bytes at
+ *                   p (bit i: byte i); bits may be set too for other bytes after the
+ *                   first of them, never when there is none.
  */
 
 /* df_string_copy on this path (see _strings.h).
@@ -137,28 +138,37 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *
 
 /* df_string_write on this path (see _strings.h).
  *
- * 64 bytes a step: the block is stored as it is, then, when it holds a byte that needs
- * an escape, the output goes on from that byte's place with its escape and the input
- * from the byte after it (the next block is read from there: no byte is looked at twice
- * for long, and a run of escapes costs a step each). The last bytes one at a time. */
+ * The path's plain run stores the blocks of 64 bytes with no byte to escape, as many as
+ * come (tried again after a block with no stop); in a block with some, while 128 bytes are left to read, the text before each
+ * such byte is stored 64 bytes at a time from where it starts (64 bytes are always
+ * there to read, and room to write), then the byte's escape, then the rest of the
+ * block. A bit of the stops that is no byte to escape (a borrow of the SWAR path) is
+ * passed over. The last bytes one at a time. */
 DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d,
                                                              const unsigned char *s,
                                                              df_ssize n) {
-    df_ssize i = 0, o = 0, k;
-    uint64_t stops;
-    while (i + 64 <= n) {
-        DF_LOOP_COPY(d + o, s + i);
+    df_ssize i = 0, o = 0, k, last;
+    uint64_t stops, high = 0;
+    unsigned char c;
+    int flags = 0, run = 1;
+    for (;;) {
+        if (run) i += 64 * DF_LOOP_PLAIN(d, s + i, (n - i) / 64, &o, &high, &flags);
+        if (i + 128 > n) break;
         stops = DF_LOOP_STOPS(s + i);
-        if (!stops) {
-            i += 64;
-            o += 64;
-            continue;
+        run = !stops; /* after a block with no stop, the run again */
+        last = 0; /* the block's first byte not yet written */
+        for (; stops; stops &= stops - 1) {
+            k = (df_ssize)df_lowest_bit64(stops);
+            c = s[i + k];
+            if (!DF_ESCAPE[c]) continue;
+            DF_LOOP_COPY(d + o, s + i + last);
+            o += k - last;
+            o += df_write_escape(d + o, c);
+            last = k + 1;
         }
-        k = (df_ssize)df_lowest_bit64(stops);
-        i += k;
-        o += k;
-        o += df_write_escape(d + o, s[i]);
-        i++;
+        DF_LOOP_COPY(d + o, s + i + last);
+        o += 64 - last;
+        i += 64;
     }
     return df_write_bytes(d, o, s, i, n);
 }
@@ -170,3 +180,4 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d,
 #undef DF_LOOP_RUN
 #undef DF_LOOP_RUN_AFTER
 #undef DF_LOOP_STOPS
+#undef DF_LOOP_PLAIN

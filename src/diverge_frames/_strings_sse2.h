@@ -83,6 +83,7 @@ DF_INLINE uint64_t df_stops_sse2(const unsigned char *p) {
 #define DF_LOOP_RUN df_plain_run_sse2
 #define DF_LOOP_RUN_AFTER(mk) (!((mk).slash | (mk).control | (mk).quote))
 #define DF_LOOP_STOPS df_stops_sse2
+#define DF_LOOP_PLAIN df_plain_run_sse2
 #include "_strings_loops.h"
 #endif /* DF_SSE2 */
 
