@@ -202,3 +202,20 @@ def test_a_value_fresh_from_decode(twins: Any, char: str) -> None:
     for decode in (python.decode_read_resource, compiled.decode_read_resource):
         assert compiled._long_encode(decode(payload)) == payload
         assert compiled.encode_read_resource(decode(payload)) == payload
+
+
+@pytest.mark.parametrize("items", [1, 5, 300])
+@pytest.mark.parametrize("long", [False, True])
+def test_large_floats_signed_as_the_output_is_made(frames: Any, items: int, long: bool) -> None:
+    """A float of 1e16 or more is written ``1e+16`` in whichever way the frame is made:
+    copied out of the scratch buffer (a few small contents), signed in msgspec's own
+    bytes (many contents), after a long string steps aside for them."""
+    floats = [1e16, -2.5e300, 1e-7, 3.0, 1.7976931348623157e308, 5e-324, 12345678901234567.0]
+    contents: list[t.ResourceContents] = [
+        t.TextResourceContents(uri=f"u{j}", text="1e16" * (LONG if long else 1), meta={"f": floats})
+        for j in range(items)
+    ]
+    value = t.ReadResourceResult(contents=contents, meta={"x": floats[::-1]})
+    encoded = _same_bytes(frames, value, taken=False)
+    assert encoded.count(b"e+") == 4 * items + 4  # 1e+16, -2.5e+300, 1.79...e+308, 1.23...e+16
+    assert frames.decode_read_resource(encoded) == value

@@ -1,14 +1,16 @@
 # Included by _frames_c.pyx, after _strings.pxi: encode. A value is checked along its
 # plan (the C walk of _check_plans.pxi, else _checks.check), written by msgspec after
 # the tag byte (a result's long strings by df_string_write, _strings.pxi), and each
-# float exponent then written as serde_json writes it.
+# float exponent written as serde_json writes it as the output is made (``1e16`` ->
+# ``1e+16``: with the copy out of the scratch buffer, or in msgspec's own bytes).
 
 cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
-    """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
-    ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
-    allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
-    Python code or lets the GIL go, so one scratch buffer serves every thread; without a
-    GIL (free-threaded CPython), or if the buffer is in use, ``_tagged`` does it."""
+    """``tag`` + the JSON of ``value``, exponents signed: msgspec writes after the tag
+    byte in a reused ``bytearray``, then one allocation and copy make the ``bytes``
+    (``encode`` alone allocates, grows and shrinks its own buffer), the exponents signed
+    in that copy. Nothing in msgspec's encode runs Python code or lets the GIL go, so
+    one scratch buffer serves every thread; without a GIL (free-threaded CPython), or if
+    the buffer is in use, ``_tagged`` does it."""
     global _scratch
     buf = _scratch
     if _GIL_DISABLED or buf is None:
@@ -17,7 +19,7 @@ cdef object _tagged_into(const df_method *encode_into, object encode, object val
     try:
         _call3(encode_into, value, buf, 1)
         PyByteArray_AS_STRING(buf)[0] = tag
-        out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
+        out = _signed_copy(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
     finally:
         _scratch = buf if PyByteArray_GET_SIZE(buf) <= _SCRATCH_KEEP else bytearray(1024)
     return out
@@ -75,20 +77,40 @@ cdef inline int _str_utf8(object s, const char **data, Py_ssize_t *size) except 
     return 0
 
 
+cdef bytes _signed_copy(const char *p, Py_ssize_t n):
+    """The ``bytes`` of ``p[:n]`` (msgspec's JSON after a tag byte), each float exponent
+    written as serde_json writes it as it is copied (``df_sj_exponents``)."""
+    cdef Py_ssize_t count
+    if not _exponent_candidate(<const unsigned char *>p, n):
+        return PyBytes_FromStringAndSize(p, n)
+    count = _sj_exponents(<const unsigned char *>p, n, NULL)
+    result = PyBytes_FromStringAndSize(NULL, n + count)
+    _sj_exponents(<const unsigned char *>p, n, <unsigned char *>PyBytes_AS_STRING(result))
+    return result
+
+
 cdef object _tagged(object encode, object value, char tag):
-    """``tag`` + ``encode(value)``: the tag is written into the encoder's fresh bytes,
-    grown in place by one byte, rather than into a second buffer and copy."""
+    """``tag`` + ``encode(value)``, exponents signed: the encoder's fresh bytes are grown
+    in place by one byte and one a float exponent, the JSON moved forward to make the
+    room and signed back in place (``df_sj_exponents``), rather than copied into a
+    second buffer."""
     cdef PyObject *out = PyObject_CallOneArg(encode, value)
-    cdef Py_ssize_t n
+    cdef Py_ssize_t n, count = 0
     cdef char *buf
     if Py_REFCNT(out) != 1 or not PyBytes_CheckExact(<object>out):
         result = <object>out
         Py_DECREF(out)
-        return bytes((<unsigned char>tag,)) + result
+        result = bytes((<unsigned char>tag,)) + result
+        return _signed_copy(PyBytes_AS_STRING(result), PyBytes_GET_SIZE(result))
     n = PyBytes_GET_SIZE(<object>out)
-    _PyBytes_Resize(&out, n + 1)
     buf = PyBytes_AS_STRING(<object>out)
-    memmove(buf + 1, buf, n)
+    if _exponent_candidate(<const unsigned char *>buf, n):
+        count = _sj_exponents(<const unsigned char *>buf, n, NULL)
+    _PyBytes_Resize(&out, n + 1 + count)
+    buf = PyBytes_AS_STRING(<object>out)
+    memmove(buf + 1 + count, buf, n)
+    if count:
+        _sj_exponents(<const unsigned char *>buf + 1 + count, n, <unsigned char *>buf + 1)
     buf[0] = tag
     result = <object>out
     Py_DECREF(out)
@@ -120,8 +142,6 @@ def encode_notification(value):
             out = _tagged_into(_encode_into, _encode, value, _TAG_NOTIFICATION)
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
     return out
 
 
@@ -153,8 +173,6 @@ def encode_read_resource(value):
             )
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
     return out
 
 
@@ -316,19 +334,6 @@ cdef bint _exponent_outside_strings(const unsigned char *p, Py_ssize_t n) noexce
             return True
         i += 1
     return False
-
-
-cdef bytes _signed_exponents(bytes out):
-    """``out`` with each float exponent written as serde_json writes it, ``1e16`` ->
-    ``1e+16`` (``df_sj_exponents``, in C: strings untouched)."""
-    cdef const unsigned char *p = <const unsigned char *>PyBytes_AS_STRING(out)
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(out)
-    cdef Py_ssize_t count = _sj_exponents(p, n, NULL)
-    if count == 0:
-        return out
-    result = PyBytes_FromStringAndSize(NULL, n + count)
-    _sj_exponents(p, n, <unsigned char *>PyBytes_AS_STRING(result))
-    return result
 
 
 def _long_encode(value):

@@ -11,7 +11,8 @@
  *                                      (invalid), or "F <f64 bits in hex> <text>"
  *                                      (serde_json's f64 and df_write_f64's text)
  *   test_serde_json exponents          one line of JSON on stdin, the line out with
- *                                      df_sj_exponents's '+' (and its count first)
+ *                                      df_sj_exponents's '+' (and its count first);
+ *                                      exit status 2 when signing it in place differs
  *
  *   cc -O2 -I src/diverge_frames tests/c/test_serde_json.c -o t && ./t write 1000000 1
  */
@@ -116,7 +117,7 @@ static int run_numbers(void) {
 }
 
 static int run_exponents(void) {
-    static unsigned char line[1 << 20], out[2 << 20];
+    static unsigned char line[1 << 20], out[2 << 20], moved[2 << 20];
     df_ssize n, count, len;
     if (!fgets((char *)line, sizeof line, stdin)) return 1;
     n = (df_ssize)strlen((const char *)line);
@@ -126,6 +127,10 @@ static int run_exponents(void) {
     printf("%ld\n", (long)count);
     fwrite(out, 1, (size_t)len, stdout);
     printf("\n");
+    /* in place: the line moved forward by count bytes, then signed back to the start */
+    memcpy(moved + count, line, (size_t)n);
+    if (df_sj_exponents(moved + count, n, moved) != len || memcmp(moved, out, (size_t)len))
+        return 2;
     return len == n + count ? 0 : 1;
 }
 
