@@ -94,9 +94,11 @@ def test_each_class_at_each_step(frames: Any, path: int, char: str, at: int) -> 
 
 
 @pytest.mark.parametrize("extra", range(0, 130, 7))
-@pytest.mark.parametrize("char", ["a", "é", "€", "😀", "\n", '"'])
+@pytest.mark.parametrize("char", ["a", "é", "€", "😀", "\n", '"', "\x01", "\x01a\n"])
 def test_each_length_of_tail(frames: Any, path: int, extra: int, char: str) -> None:
-    """Every length of the bytes left after the last whole step, in each width."""
+    """Every length of the bytes left after the last whole step, in each width; and
+    strings whose escapes take up to 6 times their length (the output grown as it is
+    written)."""
     text = char * (LONG + extra)
     _same_bytes(frames, _result(text))
     _same_bytes(frames, _result(text, blob=True))

@@ -183,27 +183,26 @@ cdef object _spliced_encode(object value):
     msgspec writes a long string a byte at a time; here the result is encoded with each
     long string replaced by a one-byte mark (``_marked_skeleton``), then each string's
     UTF-8 is written in place of its mark by ``df_string_write`` (64 bytes a step,
-    escaped as serde_json, and msgspec, escape a str) into an output sized for the most
-    it can take and shrunk in place once written. The bytes are those msgspec would
-    write, for a value that does not change while it is encoded (a ``tzinfo`` in a
-    ``_meta`` that mutates a later string would be seen by msgspec, not here: not
-    supported); a str holding a lone surrogate raises UnicodeEncodeError, as msgspec's
-    encode does.
+    escaped as serde_json, and msgspec, escape a str) into an output sized for the
+    strings and an eighth more, grown when their escapes need more (``_grow``) and shrunk
+    in place once written. The bytes are those msgspec would write, for a value that
+    does not change while it is encoded (a ``tzinfo`` in a ``_meta`` that mutates a
+    later string would be seen by msgspec, not here: not supported); a str holding a
+    lone surrogate raises UnicodeEncodeError, as msgspec's encode does.
     """
     contents = _get(value, _CONTENTS_AT, "contents")
     cdef list strings = []
     cdef Py_ssize_t indexes[_MAX_SPLICED]
     cdef Py_ssize_t count = 0
-    cdef Py_ssize_t i, k, n, total, at, start, m
+    cdef Py_ssize_t i, j, k, n, cap, at, start, m, r
     cdef const char *sk
     cdef const char *src
     cdef const char *q
-    cdef char *out
     cdef PyObject *result
     cdef object s
     if type(contents) is not list:
         return None  # msgspec encodes whatever is there; the general path does
-    total = 1
+    cap = 1
     for i in range(len(contents)):
         item = contents[i]
         cls = type(item)
@@ -217,7 +216,7 @@ cdef object _spliced_encode(object value):
                 or count == _MAX_SPLICED):
             continue  # msgspec's to write
         _str_utf8(s, &src, &m)
-        total += _WRITE_ROOM(m) + 1  # its quotes in place of its mark
+        cap += m + m // 8 + 2  # its quotes in place of its mark
         indexes[count] = i
         count += 1
         strings.append(s)
@@ -228,9 +227,9 @@ cdef object _spliced_encode(object value):
     n = PyBytes_GET_SIZE(skeleton)
     if _exponent_candidate(<const unsigned char *>sk, n):
         return None
-    result = _new_bytes(NULL, total + n)
-    out = PyBytes_AS_STRING(<object>result)
-    out[0] = _TAG_RESULT
+    cap += n
+    result = _new_bytes(NULL, cap)
+    PyBytes_AS_STRING(<object>result)[0] = _TAG_RESULT
     at = 1
     start = 0
     for i in range(count):
@@ -240,23 +239,46 @@ cdef object _spliced_encode(object value):
             Py_DECREF(result)
             return None
         k = q - sk
-        memcpy(out + at, sk + start, k - start)
+        _grow(&result, &cap, at + k - start + 1)
+        memcpy(PyBytes_AS_STRING(<object>result) + at, sk + start, k - start)
         at += k - start
-        out[at] = 34
+        PyBytes_AS_STRING(<object>result)[at] = 34
+        at += 1
         _str_utf8(s, &src, &m)  # no error now: each was read above
-        at += 1 + _string_write(<unsigned char *>out + at + 1, <const unsigned char *>src, m)
-        out[at] = 34
+        j = 0
+        while True:
+            at += _string_write(<unsigned char *>PyBytes_AS_STRING(<object>result) + at,
+                                cap - at, <const unsigned char *>src, m, &j)
+            if j == m:
+                break
+            r = m - j  # the room that always goes on, or more
+            _grow(&result, &cap, at + (6 * r if 6 * r < 2 * r + 768 else 2 * r + 768))
+        _grow(&result, &cap, at + 1)
+        PyBytes_AS_STRING(<object>result)[at] = 34
         at += 1
         start = k + 1
     if memchr(sk + start, 0, n - start) != NULL:
         Py_DECREF(result)
         return None  # a NUL the marks do not explain: let msgspec's output stand
-    memcpy(out + at, sk + start, n - start)
+    _grow(&result, &cap, at + n - start)
+    memcpy(PyBytes_AS_STRING(<object>result) + at, sk + start, n - start)
     at += n - start
     _PyBytes_Resize(&result, at)
     spliced = <object>result
     Py_DECREF(result)
     return spliced
+
+
+cdef int _grow(PyObject **result, Py_ssize_t *cap, Py_ssize_t need) except -1:
+    """The fresh ``bytes`` at ``*result`` (its ``*cap`` bytes) grown in place to at
+    least ``need`` bytes, twice as many when that is more (a failure frees it)."""
+    if need <= cap[0]:
+        return 0
+    if need < 2 * cap[0]:
+        need = 2 * cap[0]
+    _PyBytes_Resize(result, need)
+    cap[0] = need
+    return 0
 
 
 cdef bytes _marked_skeleton(object value, list contents, const Py_ssize_t *indexes,

@@ -93,23 +93,27 @@ DF_INLINE df_ssize df_stop_index(const unsigned char *p, df_ssize n, df_ssize j)
     return df_stop_index_swar(p, n, j);
 }
 
-/* df_string_write(d, s, n): the UTF-8 bytes s[:n] written at d as serde_json writes the
-   content of a str (no quotes around it): \" \\ \n \r \t \b \f, \u00XX (lowercase
-   hex) for the other control bytes, every other byte as it is. d has room for
-   DF_WRITE_ROOM(n) bytes (each path stores 64 bytes a step, past what it has written
-   but never past 6 bytes for each byte read); returns the length written. */
+/* df_string_write(d, cap, s, n, &at): the UTF-8 bytes s[at:n] written at d, which has
+   room for cap bytes, as serde_json writes the content of a str (no quotes around it):
+   \" \\ \n \r \t \b \f, \u00XX (lowercase hex) for the other control bytes, every
+   other byte as it is. Returns the length written, with at moved past what was read: n
+   when all of it, which DF_WRITE_ROOM(n - at) bytes of room always are; with less, as
+   much as fits (call again with more: room for the lesser of 6 (n - at) and
+   2 (n - at) + 768 bytes always goes on). Each path stores 64 bytes a step, past what
+   it has written but never past cap. */
 #define DF_WRITE_ROOM(n) (6 * (n))
-DF_INLINE df_ssize df_string_write(unsigned char *d, const unsigned char *s, df_ssize n) {
+DF_INLINE df_ssize df_string_write(unsigned char *d, df_ssize cap, const unsigned char *s,
+                                   df_ssize n, df_ssize *at) {
 #if DF_AVX512
-    if (df_string_path == 3) return df_string_write_avx512(d, s, n);
+    if (df_string_path == 3) return df_string_write_avx512(d, cap, s, n, at);
 #endif
 #if DF_AVX2
-    if (df_string_path == 2) return df_string_write_avx2(d, s, n);
+    if (df_string_path == 2) return df_string_write_avx2(d, cap, s, n, at);
 #endif
 #if DF_SSE2
-    if (df_string_path == 1) return df_string_write_sse2(d, s, n);
+    if (df_string_path == 1) return df_string_write_sse2(d, cap, s, n, at);
 #endif
-    return df_string_write_swar(d, s, n);
+    return df_string_write_swar(d, cap, s, n, at);
 }
 
 #endif /* DF_STRINGS_H */

@@ -28,9 +28,9 @@ cdef extern from "_strings.h":
                                                      Py_ssize_t end, const char *names,
                                                      int count, int *kind) noexcept nogil
     Py_ssize_t _count_empty "df_count_empty"(const unsigned char *p, Py_ssize_t n) noexcept nogil
-    Py_ssize_t _WRITE_ROOM "DF_WRITE_ROOM"(Py_ssize_t n) noexcept nogil
-    Py_ssize_t _string_write "df_string_write"(unsigned char *d, const unsigned char *s,
-                                               Py_ssize_t n) noexcept nogil
+    Py_ssize_t _string_write "df_string_write"(unsigned char *d, Py_ssize_t cap,
+                                               const unsigned char *s, Py_ssize_t n,
+                                               Py_ssize_t *at) noexcept nogil
 
 _strings_init()
 cdef enum:

@@ -150,6 +150,10 @@ static const unsigned char DF_ESCAPE[256] = {
     ['"'] = '"', ['\\'] = '\\',
 };
 
+/* The room df_string_write asks for a block of 64 bytes with stops: 6 bytes for each,
+   then the step's store of 64 after them. */
+#define DF_WRITE_BLOCK 448
+
 /* The escape of byte c (DF_ESCAPE[c] nonzero) written at d: its length, 2 or 6. */
 DF_INLINE df_ssize df_write_escape(unsigned char *d, unsigned char c) {
     static const char hex[] = "0123456789abcdef";

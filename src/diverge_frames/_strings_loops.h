@@ -139,24 +139,30 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *
 /* df_string_write on this path (see _strings.h).
  *
  * The path's plain run stores the blocks of 64 bytes with no byte to escape, as many as
- * come (tried again after a block with no stop); in a block with some, while 128 bytes are left to read, the text before each
- * such byte is stored 64 bytes at a time from where it starts (64 bytes are always
- * there to read, and room to write), then the byte's escape, then the rest of the
- * block. A bit of the stops that is no byte to escape (a borrow of the SWAR path) is
- * passed over. The last bytes one at a time. */
-DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d,
+ * come and fit (tried again after a block with no stop); in a block with some, while
+ * 128 bytes are left to read, the text before each such byte is stored 64 bytes at a
+ * time from where it starts (64 bytes are always there to read), then the byte's
+ * escape, then the rest of the block: DF_WRITE_BLOCK bytes of room at most. A bit of
+ * the stops that is no byte to escape (a borrow of the SWAR path) is passed over. The
+ * last bytes one at a time, when 6 a byte fit. */
+DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d, df_ssize cap,
                                                              const unsigned char *s,
-                                                             df_ssize n) {
-    df_ssize i = 0, o = 0, k, last;
+                                                             df_ssize n, df_ssize *at) {
+    df_ssize i = *at, o = 0, k, last, blocks;
     uint64_t stops, high = 0;
     unsigned char c;
     int flags = 0, run = 1;
     for (;;) {
-        if (run) i += 64 * DF_LOOP_PLAIN(d, s + i, (n - i) / 64, &o, &high, &flags);
+        if (run) {
+            blocks = (n - i) / 64;
+            if (blocks > (cap - o) / 64) blocks = (cap - o) / 64;
+            i += 64 * DF_LOOP_PLAIN(d, s + i, blocks, &o, &high, &flags);
+        }
         if (i + 128 > n) break;
+        if (cap - o < DF_WRITE_BLOCK) goto done;
         stops = DF_LOOP_STOPS(s + i);
         run = !stops; /* after a block with no stop, the run again */
-        last = 0; /* the block's first byte not yet written */
+        last = 0;     /* the block's first byte not yet written */
         for (; stops; stops &= stops - 1) {
             k = (df_ssize)df_lowest_bit64(stops);
             c = s[i + k];
@@ -170,7 +176,13 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d,
         o += 64 - last;
         i += 64;
     }
-    return df_write_bytes(d, o, s, i, n);
+    if (cap - o >= 6 * (n - i)) {
+        o = df_write_bytes(d, o, s, i, n);
+        i = n;
+    }
+done:
+    *at = i;
+    return o;
 }
 
 #undef DF_LOOP

@@ -55,23 +55,53 @@ static df_ssize ref_write(unsigned char *d, const unsigned char *s, df_ssize n) 
     return o;
 }
 
-static void check(const unsigned char *s, df_ssize n) {
-    static unsigned char want[6 * MAX], got[6 * MAX + 64];
-    df_ssize w = ref_write(want, s, n), g, room = DF_WRITE_ROOM(n), i;
-    memset(got, CANARY, (size_t)room + 64);
-    g = df_string_write(got, s, n);
-    checks++;
-    for (i = room; i < room + 64; i++)
-        if (got[i] != CANARY) break;
-    if (g != w || memcmp(got, want, (size_t)w) != 0 || i < room + 64) {
-        if (failures++ < 5) {
-            fprintf(stderr, "FAIL df_string_write (path %d, n=%ld): length %ld, want %ld%s; bytes:",
-                    df_string_path, (long)n, (long)g, (long)w,
-                    i < room + 64 ? ", wrote past its room" : "");
-            for (i = 0; i < n; i++) fprintf(stderr, " %02x", s[i]);
-            fprintf(stderr, "\n");
-        }
+static void report(const char *what, const unsigned char *s, df_ssize n, df_ssize got,
+                   df_ssize want) {
+    df_ssize i;
+    if (failures++ < 5) {
+        fprintf(stderr, "FAIL df_string_write %s (path %d, n=%ld): length %ld, want %ld; bytes:",
+                what, df_string_path, (long)n, (long)got, (long)want);
+        for (i = 0; i < n; i++) fprintf(stderr, " %02x", s[i]);
+        fprintf(stderr, "\n");
     }
+}
+
+/* Whether the CANARY bytes d[from:to] are untouched. */
+static int untouched(const unsigned char *d, df_ssize from, df_ssize to) {
+    for (; from < to; from++)
+        if (d[from] != CANARY) return 0;
+    return 1;
+}
+
+/* s[:n] written with DF_WRITE_ROOM(n) of room at once, then in pieces with room for
+   a random few bytes at a time, grown as the contract says when nothing fits: each the
+   reference's bytes, nothing written past the room given. */
+static void check(const unsigned char *s, df_ssize n) {
+    static unsigned char want[6 * MAX], got[6 * MAX + 1024];
+    df_ssize w = ref_write(want, s, n), g, room = DF_WRITE_ROOM(n), at = 0, o = 0, cap, r;
+    memset(got, CANARY, (size_t)room + 64);
+    g = df_string_write(got, room, s, n, &at);
+    checks++;
+    if (g != w || at != n || memcmp(got, want, (size_t)w) != 0 || !untouched(got, room, room + 64))
+        report("with all its room", s, n, g, w);
+    at = 0;
+    memset(got, CANARY, sizeof got);
+    while (at < n) {
+        cap = (df_ssize)(next_random() % 600);
+        r = n - at;
+        if (cap < 2 * r + 768 && cap < 6 * r && next_random() % 2) /* the room that goes on */
+            cap = 2 * r + 768 < 6 * r ? 2 * r + 768 : 6 * r;
+        g = df_string_write(got + o, cap, s, n, &at);
+        if (g > cap || !untouched(got, o + cap, o + cap + 64) ||
+            (g == 0 && (cap >= 2 * r + 768 || cap >= 6 * r))) {
+            report("in pieces", s, n, g, cap);
+            return;
+        }
+        memset(got + o + g, CANARY, (size_t)cap + 64); /* what was stored past the length */
+        o += g;
+    }
+    checks++;
+    if (o != w || memcmp(got, want, (size_t)w) != 0) report("in pieces", s, n, o, w);
 }
 
 /* Bytes that stand for every class: plain ASCII, each short escape, other controls,
