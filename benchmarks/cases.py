@@ -14,9 +14,10 @@ Four sections:
 * ``text``: a read-resource result holding one long text, plain ASCII (no JSON escape),
   escaped markdown (``\\n``, ``\\"``, ``\\\\`` and ``\\t``) or mixed UTF-8 (raw
   2-, 3- and 4-byte characters, no escape), of 1 KB to 10 MB of text (:func:`text`);
-* ``fresh``: the large frames again, decoded from a new copy of the payload made just
-  before each call (:attr:`Case.fresh`), so that the allocator's page faults are paid
-  as a relay receiving new buffers pays them (:func:`fresh`).
+* ``fresh``: the large frames and the 100 KB texts again, decoded from a new copy of
+  the payload made just before each call (:attr:`Case.fresh`), so that the allocator's
+  page faults are paid as a relay receiving new buffers pays them, and encoded from a
+  value fresh from decode, as a relay forwards what it has just read (:func:`fresh`).
 
 Every body is compact JSON with its members in order, as rmcp writes it.
 """
@@ -427,9 +428,10 @@ def text() -> tuple[Case, ...]:
 
 @functools.cache
 def fresh() -> tuple[Case, ...]:
-    """The large frames again (blob results, 1 MB and 10 MB texts), with
-    :attr:`Case.fresh` set: decoded from a new payload at each call."""
-    large = [c for c in (*synthetic(), *real(), *text()) if c.large]
+    """The large frames again (blob results, 1 MB and 10 MB texts) and the 100 KB
+    texts, with :attr:`Case.fresh` set: decoded from a new payload at each call, encoded
+    from a value just decoded."""
+    large = [c for c in (*synthetic(), *real(), *text()) if c.large or c.name.endswith("_100KB")]
     return tuple(
         dataclasses.replace(c, name=f"{c.name}_fresh", section="fresh", fresh=True) for c in large
     )

@@ -20,7 +20,11 @@
 The other libraries get the body already split from its tag byte, which only flatters
 them. ``mcp`` and ``orjson`` are optional: a missing one leaves its column empty. For a
 fresh case (:attr:`~benchmarks.cases.Case.fresh`) each decode is given a new ``bytes``
-copy of its input, made inside the timed call.
+copy of its input, made inside the timed call, and each encode a value fresh from that
+implementation's own decode (:class:`~benchmarks.timing.Fresh`: made before the timed
+calls; orjson's from ``orjson.loads``, msgspec's and the pure twin's from the pure
+twin's decode): no str in it has been encoded before (none holds its UTF-8 yet), as a
+relay forwards what it has just read.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from diverge_frames import _frames_py, _wire
 from diverge_frames import types as t
 
 from .cases import Case
+from .timing import Fresh
 
 try:
     from diverge_frames import _frames_c
@@ -111,7 +116,9 @@ def _reference_values(case: Case) -> list[Any]:
 def _ours(module: Any, case: Case) -> dict[str, Pairs]:
     decode, encode = _codec(module, case.channel)
     out = {"decode": _decode_pairs(case, [decode] * len(case.payloads), on_body=False)}
-    if not case.fresh:
+    if case.fresh:
+        out["encode"] = [(encode, Fresh(functools.partial(decode, p))) for p in case.payloads]
+    else:
         out["encode"] = [(encode, decode(p)) for p in case.payloads]
     return out
 
@@ -148,7 +155,12 @@ def _floor(case: Case) -> dict[str, Pairs]:
     codecs = _floor_codecs()
     decoders = [_floor_decoder(codecs, case.channel, p) for p in case.payloads]
     out = {"decode": _decode_pairs(case, decoders, on_body=True)}
-    if not case.fresh:
+    if case.fresh:
+        decode, _ = _codec(_frames_py, case.channel)
+        out["encode"] = [
+            (codecs["encoder"].encode, Fresh(functools.partial(decode, p))) for p in case.payloads
+        ]
+    else:
         out["encode"] = [(codecs["encoder"].encode, value) for value in _reference_values(case)]
     return out
 
@@ -217,8 +229,11 @@ def _mcp(case: Case) -> dict[str, Pairs] | None:
         return None
     validators = [mcp_validator(case.channel, p[0]) for p in case.payloads]
     out = {"decode": _decode_pairs(case, validators, on_body=True)}
-    if not case.fresh:
-        out["encode"] = [(mcp_dump, v(b)) for v, b in zip(validators, case.bodies, strict=True)]
+    pairs = zip(validators, case.bodies, strict=True)
+    if case.fresh:
+        out["encode"] = [(mcp_dump, Fresh(functools.partial(v, b))) for v, b in pairs]
+    else:
+        out["encode"] = [(mcp_dump, v(b)) for v, b in pairs]
     return out
 
 
@@ -239,7 +254,11 @@ def _orjson(case: Case) -> dict[str, Pairs] | None:
     if module is None:
         return None
     out = {"decode": _decode_pairs(case, [module.loads] * len(case.payloads), on_body=True)}
-    if not case.fresh:
+    if case.fresh:
+        out["encode"] = [
+            (module.dumps, Fresh(functools.partial(module.loads, b))) for b in case.bodies
+        ]
+    else:
         out["encode"] = [(module.dumps, module.loads(b)) for b in case.bodies]
     return out
 
@@ -272,8 +291,7 @@ _BUILDERS: dict[str, Callable[[Case], dict[str, Pairs] | None]] = {
 
 def ops(case: Case, impls: Iterable[str] = PEERS) -> dict[str, dict[str, Pairs]]:
     """``{"decode"|"encode": {implementation: pairs}}`` for one case and the
-    implementations ``impls`` (a fresh case has decode only; an implementation that is
-    not installed is left out)."""
+    implementations ``impls`` (an implementation that is not installed is left out)."""
     out: dict[str, dict[str, Pairs]] = {}
     for impl in impls:
         for op, pairs in (_BUILDERS[impl](case) or {}).items():

@@ -51,6 +51,7 @@ except ImportError:  # not POSIX
 
 __all__ = [
     "CLOCK",
+    "Fresh",
     "Cell",
     "PythonCell",
     "Group",
@@ -197,6 +198,40 @@ def _loop_one(function: Callable[[Any], Any], argument: Any, loops: int) -> tupl
     return cpu, wall, faults
 
 
+@dataclass(frozen=True, eq=False)
+class Fresh:
+    """An argument made anew for each call, before the measurement and outside its time:
+    ``make()`` (e.g. a value just decoded, for an encode of a value fresh from decode)."""
+
+    make: Callable[[], Any]
+
+
+def _loop_fresh(
+    pairs: Sequence[tuple[Callable[[Any], Any], Any]], loops: int
+) -> tuple[int, int, int]:
+    """``loops`` passes over ``pairs`` as :func:`_loop_many` makes them, each
+    :class:`Fresh` argument made for its call before the clocks start."""
+    calls = [
+        (function, argument.make() if isinstance(argument, Fresh) else argument)
+        for _ in range(loops)
+        for function, argument in pairs
+    ]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        faults = _faults()
+        wall, cpu = _wall(), _cpu()
+        for function, argument in calls:
+            function(argument)
+        cpu, wall = _cpu() - cpu, _wall() - wall
+        faults = _faults() - faults
+    finally:
+        if enabled:
+            gc.enable()
+    del calls
+    return cpu, wall, faults
+
+
 def _loop_many(
     pairs: Sequence[tuple[Callable[[Any], Any], Any]], loops: int
 ) -> tuple[int, int, int]:
@@ -221,7 +256,8 @@ def _loop_many(
 @dataclass(eq=False)
 class PythonCell(Cell):
     """A cell timed in this process: ``pairs`` of ``(function, argument)``, each called
-    once per pass; one pass is ``per_pass`` operations (``len(pairs)`` by default).
+    once per pass (a :class:`Fresh` argument made anew for each call, outside the
+    time); one pass is ``per_pass`` operations (``len(pairs)`` by default).
     ``fresh``: measured on the fresh cells' thread (see the module's docstring)."""
 
     pairs: Sequence[tuple[Callable[[Any], Any], Any]] = ()
@@ -235,6 +271,8 @@ class PythonCell(Cell):
         return self._loop(loops)
 
     def _loop(self, loops: int) -> tuple[int, int, int]:
+        if any(isinstance(argument, Fresh) for _, argument in self.pairs):
+            return _loop_fresh(self.pairs, loops)
         if len(self.pairs) == 1:
             [(function, argument)] = self.pairs
             return _loop_one(function, argument, loops)

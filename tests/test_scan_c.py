@@ -1,7 +1,8 @@
 """The C of the compiled twin against byte-by-byte references: the scanners
 (``src/diverge_frames/_scan.h``, checked by ``tests/c/test_scan.c``) and the string
 functions (``_strings.h``, checked by ``tests/c/test_strings.c`` on every path the CPU
-has: AVX-512, AVX2, SSE2, SWAR).
+has: AVX-512, AVX2, SSE2, SWAR), their writing of a str's content by
+``tests/c/test_write.c``.
 
 Each program is compiled with the C compiler that builds the extension and run twice:
 as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback path that
@@ -24,6 +25,10 @@ HEADER_DIR = ROOT / "src" / "diverge_frames"
 SOURCES = {
     "_scan.h": (Path(__file__).parent / "c" / "test_scan.c", "every scanner matches"),
     "_strings.h": (Path(__file__).parent / "c" / "test_strings.c", "every string function matches"),
+    "_strings.h write": (
+        Path(__file__).parent / "c" / "test_write.c",
+        "every string write matches",
+    ),
 }
 
 
@@ -42,7 +47,7 @@ def test_c_matches_reference(header: str, path: str, tmp_path: Path) -> None:
     if cc is None:
         pytest.skip("no C compiler")
     binary = tmp_path / "test_scan"
-    flags = ["-DDF_SCALAR"] if path == "DF_SCALAR" else []
+    flags = ["-DDF_SCALAR", "-funsigned-char"] if path == "DF_SCALAR" else []
     subprocess.run(
         [
             *cc,

@@ -68,6 +68,16 @@ DF_INLINE void df_set_type(PyObject *obj, PyObject *type) {
     Py_DECREF(old);
 }
 
+/* The object in obj's member slot at offset (a struct field), replaced by value: no
+   reference count changes, so the caller puts the old one back before anything but
+   its own C can look (while it holds the GIL and runs no Python code). */
+DF_INLINE PyObject *df_member_swap(PyObject *obj, Py_ssize_t offset, PyObject *value) {
+    PyObject **slot = (PyObject **)((char *)obj + offset);
+    PyObject *old = *slot;
+    *slot = value;
+    return old;
+}
+
 /* The builtin function's method definition made to read doc, a C string that must
    outlive it: "name(signature)\n--\n\n" then the docstring. */
 DF_INLINE int df_set_doc(PyObject *function, const char *doc) {

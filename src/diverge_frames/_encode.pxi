@@ -1,13 +1,16 @@
-# Included by _frames_c.pyx, after _check_plans.pxi: encode. A value is checked along
-# its plan (the C walk of _check_plans.pxi, else _checks.check), written by msgspec
-# after the tag byte, and each float exponent then written as serde_json writes it.
+# Included by _frames_c.pyx, after _strings.pxi: encode. A value is checked along its
+# plan (the C walk of _check_plans.pxi, else _checks.check), written by msgspec after
+# the tag byte (a result's long strings by df_string_write, _strings.pxi), and each
+# float exponent written as serde_json writes it as the output is made (``1e16`` ->
+# ``1e+16``: with the copy out of the scratch buffer, or in msgspec's own bytes).
 
 cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
-    """``tag`` + the JSON of ``value``: msgspec writes after the tag byte in a reused
-    ``bytearray``, then one allocation and copy make the ``bytes`` (``encode`` alone
-    allocates, grows and shrinks its own buffer). Nothing in msgspec's encode runs
-    Python code or lets the GIL go, so one scratch buffer serves every thread; without a
-    GIL (free-threaded CPython), or if the buffer is in use, ``_tagged`` does it."""
+    """``tag`` + the JSON of ``value``, exponents signed: msgspec writes after the tag
+    byte in a reused ``bytearray``, then one allocation and copy make the ``bytes``
+    (``encode`` alone allocates, grows and shrinks its own buffer), the exponents signed
+    in that copy. Nothing in msgspec's encode runs Python code or lets the GIL go, so
+    one scratch buffer serves every thread; without a GIL (free-threaded CPython), or if
+    the buffer is in use, ``_tagged`` does it."""
     global _scratch
     buf = _scratch
     if _GIL_DISABLED or buf is None:
@@ -16,16 +19,23 @@ cdef object _tagged_into(const df_method *encode_into, object encode, object val
     try:
         _call3(encode_into, value, buf, 1)
         PyByteArray_AS_STRING(buf)[0] = tag
-        out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
+        out = _signed_copy(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
     finally:
         _scratch = buf if PyByteArray_GET_SIZE(buf) <= _SCRATCH_KEEP else bytearray(1024)
     return out
 
 
+cdef extern from "Python.h":
+    bint PyUnicode_IS_COMPACT_ASCII(object o)
+    const char *PyUnicode_AsUTF8AndSize(object o, Py_ssize_t *size) except NULL
+    PyObject *_new_bytes "PyBytes_FromStringAndSize"(const char *s, Py_ssize_t n) except NULL
+
+
 cdef enum:
-    _SHAPE_SMALL = 0      # a few short contents: the scratch buffer is the faster way
-    _SHAPE_LARGE = 1      # left to msgspec's own buffer, grown once and shrunk in place
-    _SHAPE_LONG_BLOB = 2  # a long ASCII blob: _spliced_encode
+    _MAX_SPLICED = 16       # the long strings of a result _spliced_encode writes; msgspec the rest
+    _SHAPE_SMALL = 0        # a few short contents: the scratch buffer is the faster way
+    _SHAPE_LARGE = 1        # left to msgspec's own buffer, grown once and shrunk in place
+    _SHAPE_LONG_STRING = 2  # a long text or blob: _spliced_encode
 
 
 cdef int _result_shape(object value):
@@ -41,39 +51,66 @@ cdef int _result_shape(object value):
         cls = type(item)
         if cls is _Blob:
             s = _get(item, _BLOB_AT, "blob")
-            if type(s) is not str:
-                shape = _SHAPE_LARGE
-                continue
-            if PyUnicode_GET_LENGTH(s) >= _LONG_BLOB and PyUnicode_IS_ASCII(s):
-                return _SHAPE_LONG_BLOB
         elif cls is _Text:
-            if not few:
-                continue  # only a blob can change the answer now
             s = _get(item, _TEXT_AT, "text")
-            if type(s) is not str:
-                shape = _SHAPE_LARGE
-                continue
         else:
             shape = _SHAPE_LARGE
             continue
+        if type(s) is not str:
+            shape = _SHAPE_LARGE
+            continue
+        if PyUnicode_GET_LENGTH(s) >= _LONG_ENCODE:
+            return _SHAPE_LONG_STRING
         size += PyUnicode_GET_LENGTH(s)
     return shape if few and size < 4096 else _SHAPE_LARGE
 
 
+cdef inline int _str_utf8(object s, const char **data, Py_ssize_t *size) except -1:
+    """The UTF-8 of the str ``s`` into ``data`` and ``size``: a compact ASCII str's own
+    bytes, any other's UTF-8 as msgspec reads it (``PyUnicode_AsUTF8AndSize``, kept in
+    the str; UnicodeEncodeError for a lone surrogate)."""
+    if PyUnicode_IS_COMPACT_ASCII(s):
+        size[0] = PyUnicode_GET_LENGTH(s)
+        data[0] = <const char *>PyUnicode_DATA(s)
+    else:
+        data[0] = PyUnicode_AsUTF8AndSize(s, size)
+    return 0
+
+
+cdef bytes _signed_copy(const char *p, Py_ssize_t n):
+    """The ``bytes`` of ``p[:n]`` (msgspec's JSON after a tag byte), each float exponent
+    written as serde_json writes it as it is copied (``df_sj_exponents``)."""
+    cdef Py_ssize_t count
+    if not _exponent_candidate(<const unsigned char *>p, n):
+        return PyBytes_FromStringAndSize(p, n)
+    count = _sj_exponents(<const unsigned char *>p, n, NULL)
+    result = PyBytes_FromStringAndSize(NULL, n + count)
+    _sj_exponents(<const unsigned char *>p, n, <unsigned char *>PyBytes_AS_STRING(result))
+    return result
+
+
 cdef object _tagged(object encode, object value, char tag):
-    """``tag`` + ``encode(value)``: the tag is written into the encoder's fresh bytes,
-    grown in place by one byte, rather than into a second buffer and copy."""
+    """``tag`` + ``encode(value)``, exponents signed: the encoder's fresh bytes are grown
+    in place by one byte and one a float exponent, the JSON moved forward to make the
+    room and signed back in place (``df_sj_exponents``), rather than copied into a
+    second buffer."""
     cdef PyObject *out = PyObject_CallOneArg(encode, value)
-    cdef Py_ssize_t n
+    cdef Py_ssize_t n, count = 0
     cdef char *buf
     if Py_REFCNT(out) != 1 or not PyBytes_CheckExact(<object>out):
         result = <object>out
         Py_DECREF(out)
-        return bytes((<unsigned char>tag,)) + result
+        result = bytes((<unsigned char>tag,)) + result
+        return _signed_copy(PyBytes_AS_STRING(result), PyBytes_GET_SIZE(result))
     n = PyBytes_GET_SIZE(<object>out)
-    _PyBytes_Resize(&out, n + 1)
     buf = PyBytes_AS_STRING(<object>out)
-    memmove(buf + 1, buf, n)
+    if _exponent_candidate(<const unsigned char *>buf, n):
+        count = _sj_exponents(<const unsigned char *>buf, n, NULL)
+    _PyBytes_Resize(&out, n + 1 + count)
+    buf = PyBytes_AS_STRING(<object>out)
+    memmove(buf + 1 + count, buf, n)
+    if count:
+        _sj_exponents(<const unsigned char *>buf + 1 + count, n, <unsigned char *>buf + 1)
     buf[0] = tag
     result = <object>out
     Py_DECREF(out)
@@ -111,8 +148,6 @@ def encode_notification(value):
         out = _floats_written(out, &floats)
         if out is None:
             return encode_notification(_check(value))
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
     return out
 
 
@@ -125,7 +160,7 @@ def encode_read_resource(value):
             if not _ok(value, _RESULT_PLAN):
                 value = _check(value)
             shape = _result_shape(value)
-            if shape == _SHAPE_LONG_BLOB:
+            if shape == _SHAPE_LONG_STRING:
                 out = _spliced_encode(value)
                 if out is not None:
                     return out
@@ -144,79 +179,147 @@ def encode_read_resource(value):
             )
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
-    if _exponent_candidate(<const unsigned char *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out)):
-        return _signed_exponents(out)
     return out
 
 
 cdef object _spliced_encode(object value):
-    """The blob fast path on encode: ``b"\\x00"`` + the JSON of a ReadResourceResult
-    holding a long ASCII blob, or None for the general path. msgspec escapes a long
-    string a byte at a time; here the result is encoded with each long blob replaced by a
-    one-byte mark, then each blob is copied in place of its mark while it is checked for
-    a byte JSON must escape (any there: None). The bytes are those msgspec would write,
-    for a value that does not change while it is encoded (a ``tzinfo`` in a ``_meta``
-    that mutates a later blob would be seen by msgspec, not here: not supported).
+    """The long-string fast path on encode: ``b"\\x00"`` + the JSON of a
+    ReadResourceResult holding a long text or blob, or None for the general path.
+
+    msgspec writes a long string a byte at a time; here the result is encoded with each
+    long string replaced by a one-byte mark (``_marked_skeleton``), then each string's
+    UTF-8 is written in place of its mark by ``df_string_write`` (64 bytes a step,
+    escaped as serde_json, and msgspec, escape a str) into an output sized for the
+    strings and an eighth more, grown when their escapes need more (``_grow``) and shrunk
+    in place once written. The bytes are those msgspec would write, for a value that
+    does not change while it is encoded (a ``tzinfo`` in a ``_meta`` that mutates a
+    later string would be seen by msgspec, not here: not supported); a str holding a
+    lone surrogate raises UnicodeEncodeError, as msgspec's encode does.
     """
-    contents = value.contents
-    cdef list blobs = []
-    cdef list marked = None
-    cdef Py_ssize_t i, k, n, total, at, start, m
+    contents = _get(value, _CONTENTS_AT, "contents")
+    cdef list strings = []
+    cdef Py_ssize_t indexes[_MAX_SPLICED]
+    cdef Py_ssize_t count = 0
+    cdef Py_ssize_t i, j, k, n, cap, at, start, m, r
     cdef const char *sk
+    cdef const char *src
+    cdef const char *q
+    cdef PyObject *result
+    cdef object s
     if type(contents) is not list:
         return None  # msgspec encodes whatever is there; the general path does
-    cdef const char *q
-    cdef char *out
+    cap = 1
     for i in range(len(contents)):
         item = contents[i]
-        if type(item) is not _Blob:
+        cls = type(item)
+        if cls is _Blob:
+            s = _get(item, _BLOB_AT, "blob")
+        elif cls is _Text:
+            s = _get(item, _TEXT_AT, "text")
+        else:
             continue
-        blob = (<object>item).blob
-        if (type(blob) is not str or PyUnicode_GET_LENGTH(blob) < _LONG_BLOB
-                or not PyUnicode_IS_ASCII(blob)):
-            continue
-        if marked is None:
-            marked = list(contents)
-        marked[i] = copy = item.__copy__()
-        copy.blob = _BLOB_MARK
-        blobs.append(blob)
-    if marked is None:
+        if (type(s) is not str or PyUnicode_GET_LENGTH(s) < _LONG_ENCODE
+                or count == _MAX_SPLICED):
+            continue  # msgspec's to write
+        _str_utf8(s, &src, &m)
+        cap += m + m // 8 + 2  # its quotes in place of its mark
+        indexes[count] = i
+        count += 1
+        strings.append(s)
+    if count == 0:
         return None
-    shell = value.__copy__()
-    shell.contents = marked
-    skeleton = _encode(shell)
+    skeleton = _marked_skeleton(value, contents, indexes, count, strings)
     sk = PyBytes_AS_STRING(skeleton)
     n = PyBytes_GET_SIZE(skeleton)
     if _exponent_candidate(<const unsigned char *>sk, n):
         return None
-    total = 1 + n
-    for blob in blobs:
-        total += PyUnicode_GET_LENGTH(blob) + 1
-    result = PyBytes_FromStringAndSize(NULL, total)
-    out = PyBytes_AS_STRING(result)
-    out[0] = _TAG_RESULT
+    cap += n
+    result = _new_bytes(NULL, cap)
+    PyBytes_AS_STRING(<object>result)[0] = _TAG_RESULT
     at = 1
     start = 0
-    for blob in blobs:
+    for i in range(count):
+        s = strings[i]
         q = <const char *>memchr(sk + start, 0, n - start)
         if q == NULL:
+            Py_DECREF(result)
             return None
         k = q - sk
-        memcpy(out + at, sk + start, k - start)
+        _grow(&result, &cap, at + k - start + 1)
+        memcpy(PyBytes_AS_STRING(<object>result) + at, sk + start, k - start)
         at += k - start
-        out[at] = 34
-        m = PyUnicode_GET_LENGTH(blob)
-        if _copy_checked(<unsigned char *>out + at + 1,
-                         <const unsigned char *>PyUnicode_DATA(blob), m, 0x22):
-            return None  # an ASCII str, so only an escape can be seen
-        at += m + 1
-        out[at] = 34
+        PyBytes_AS_STRING(<object>result)[at] = 34
+        at += 1
+        _str_utf8(s, &src, &m)  # no error now: each was read above
+        j = 0
+        while True:
+            at += _string_write(<unsigned char *>PyBytes_AS_STRING(<object>result) + at,
+                                cap - at, <const unsigned char *>src, m, &j)
+            if j == m:
+                break
+            r = m - j  # the room that always goes on, or more
+            _grow(&result, &cap, at + (6 * r if 6 * r < 2 * r + 768 else 2 * r + 768))
+        _grow(&result, &cap, at + 1)
+        PyBytes_AS_STRING(<object>result)[at] = 34
         at += 1
         start = k + 1
     if memchr(sk + start, 0, n - start) != NULL:
+        Py_DECREF(result)
         return None  # a NUL the marks do not explain: let msgspec's output stand
-    memcpy(out + at, sk + start, n - start)
-    return result
+    _grow(&result, &cap, at + n - start)
+    memcpy(PyBytes_AS_STRING(<object>result) + at, sk + start, n - start)
+    at += n - start
+    _PyBytes_Resize(&result, at)
+    spliced = <object>result
+    Py_DECREF(result)
+    return spliced
+
+
+cdef int _grow(PyObject **result, Py_ssize_t *cap, Py_ssize_t need) except -1:
+    """The fresh ``bytes`` at ``*result`` (its ``*cap`` bytes) grown in place to at
+    least ``need`` bytes, twice as many when that is more (a failure frees it)."""
+    if need <= cap[0]:
+        return 0
+    if need < 2 * cap[0]:
+        need = 2 * cap[0]
+    _PyBytes_Resize(result, need)
+    cap[0] = need
+    return 0
+
+
+cdef bytes _marked_skeleton(object value, list contents, const Py_ssize_t *indexes,
+                            Py_ssize_t count, list strings):
+    """msgspec's JSON of the result ``value`` with the long string of each item of
+    ``contents`` at ``indexes[:count]`` (in order; ``strings``, the strings themselves)
+    written as ``_STRING_MARK``. With a GIL the mark is put in each item's slot and the
+    string put back once msgspec has written (nothing in msgspec's encode runs Python
+    code or lets the GIL go, so nothing else sees it; in reverse order, for an item
+    listed twice); without one, in copies of the items and of the result."""
+    cdef Py_ssize_t j
+    cdef object string
+    if _GIL_DISABLED:
+        marked = list(contents)
+        for j in range(count):
+            marked[indexes[j]] = copy = marked[indexes[j]].__copy__()
+            if type(copy) is _Blob:
+                copy.blob = _STRING_MARK
+            else:
+                copy.text = _STRING_MARK
+        shell = value.__copy__()
+        shell.contents = marked
+        return _encode(shell)
+    for j in range(count):
+        item = contents[indexes[j]]
+        _member_swap(item, _BLOB_AT if type(item) is _Blob else _TEXT_AT,
+                     <PyObject *>_STRING_MARK)
+    try:
+        return _encode(value)
+    finally:
+        for j in range(count - 1, -1, -1):
+            item = contents[indexes[j]]
+            string = strings[j]
+            _member_swap(item, _BLOB_AT if type(item) is _Blob else _TEXT_AT,
+                         <PyObject *>string)
 
 
 cdef bint _exponent_candidate(const unsigned char *p, Py_ssize_t n) noexcept nogil:
@@ -261,14 +364,10 @@ cdef bint _exponent_outside_strings(const unsigned char *p, Py_ssize_t n) noexce
     return False
 
 
-cdef bytes _signed_exponents(bytes out):
-    """``out`` with each float exponent written as serde_json writes it, ``1e16`` ->
-    ``1e+16`` (``df_sj_exponents``, in C: strings untouched)."""
-    cdef const unsigned char *p = <const unsigned char *>PyBytes_AS_STRING(out)
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(out)
-    cdef Py_ssize_t count = _sj_exponents(p, n, NULL)
-    if count == 0:
-        return out
-    result = PyBytes_FromStringAndSize(NULL, n + count)
-    _sj_exponents(p, n, <unsigned char *>PyBytes_AS_STRING(result))
-    return result
+def _long_encode(value):
+    """For the tests: the frame the long-string path of encode makes of the
+    ReadResourceResult ``value`` (tag byte and JSON), or None when it steps aside for
+    the general path (no long text or blob, a float exponent, a stray NUL)."""
+    if type(value) is not _Result:
+        raise TypeError(f"a ReadResourceResult, not {type(value).__name__}")
+    return _spliced_encode(value)

@@ -22,8 +22,10 @@ errors. What only the compiled path does, all for speed and none visible:
   ``str`` in C, read once, its escapes replaced as it is copied 64 bytes a step, and cut
   out before msgspec (and ``_precheck``) see the rest (``_spliced_result`` and
   ``_spliced_log``, in ``_strings.pxi``);
-* a ReadResourceResult holding a long ASCII blob is encoded with the blob replaced by a
-  mark, then the blob copied in its place as it is checked (``_spliced_encode``);
+* a ReadResourceResult holding a long text or blob is encoded with each such string
+  replaced by a mark (in its slot for the while, under the GIL), then the string written
+  in its place by C, 64 bytes a step, escaped as serde_json escapes it
+  (``_spliced_encode``, ``df_string_write``);
 * a notification, an error or a small result is encoded into a reused scratch
   ``bytearray`` after the tag byte, then copied once into its ``bytes``; anything else
   has the tag byte written into msgspec's own output buffer (no second copy).
@@ -93,6 +95,8 @@ cdef extern from "_capi.h":
     object _call1 "df_call1"(const df_method *m, object a)
     object _call3 "df_call3"(const df_method *m, object a, object b, object c)
     void _set_type "df_set_type"(object obj, object type) noexcept
+    PyObject *_member_swap "df_member_swap"(object obj, Py_ssize_t offset,
+                                            PyObject *value) noexcept
     int _set_ml_doc "df_set_doc"(object function, const char *doc) except -1
 
 cdef enum:
@@ -116,8 +120,6 @@ cdef extern from "_scan.h":
                                            int *flags) noexcept nogil
     Py_ssize_t _e_digit "df_e_digit"(const unsigned char *p, Py_ssize_t n,
                                      Py_ssize_t i) noexcept nogil
-    unsigned char _copy_checked "df_copy_checked"(unsigned char *d, const unsigned char *s,
-                                                  Py_ssize_t m, unsigned char also) noexcept nogil
     bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
                                const char *name) noexcept nogil
     unsigned _lowest_bit "df_lowest_bit"(unsigned m) noexcept nogil
@@ -129,8 +131,8 @@ cdef int _TAG_ERROR = w.TAG_ERROR
 #: A bytes payload up to this long is decoded from a copy of its body: one small
 #: allocation and memcpy cost less than a memoryview (and msgspec reads bytes fastest).
 cdef Py_ssize_t _COPY_LIMIT = 16384
-#: A blob at least this long (ASCII) is encoded by ``_spliced_encode``.
-cdef Py_ssize_t _LONG_BLOB = 4096
+#: A text or blob at least this long (in characters) is encoded by ``_spliced_encode``.
+cdef Py_ssize_t _LONG_ENCODE = 4096
 
 # msgspec's decoders and encoders, each called through its C function (_capi.h).
 cdef df_method _DECODERS[_N_DECODERS]
@@ -212,9 +214,9 @@ cdef Py_ssize_t _SCRATCH_KEEP = 16384
 cdef tuple _DECODE_ERRORS = w.DECODE_ERRORS  # msgspec's errors, every version allowed
 cdef object _ValidationError = msgspec.ValidationError
 cdef object _Text = t.TextResourceContents
-#: What a long blob is replaced with while the rest of a result is encoded: msgspec
-#: writes a Raw as is, and a NUL byte appears nowhere else in its JSON output.
-cdef object _BLOB_MARK = msgspec.Raw(b"\x00")
+#: What a long text or blob is replaced with while the rest of a result is encoded:
+#: msgspec writes a Raw as is, and a NUL byte appears nowhere else in its JSON output.
+cdef object _STRING_MARK = msgspec.Raw(b"\x00")
 cdef object _Blob = t.BlobResourceContents
 cdef object _Result = t.ReadResourceResult
 cdef str _NEITHER_TEXT_NOR_BLOB = NEITHER_TEXT_NOR_BLOB

@@ -18,10 +18,6 @@
 #define DF_ESCAPED 1 /* the string holds a backslash */
 #define DF_HIGH 2    /* the string may hold a byte >= 0x80 (SSE2 only) */
 
-/* Bits of df_copy_checked's answer. */
-#define DF_NEEDS_ESCAPE 0x01 /* a control byte, a backslash or the extra byte asked about */
-#define DF_NON_ASCII 0x80
-
 /* ------------------------------------------------------------------ UTF-8 */
 
 /* Whether p[:n] is UTF-8 as Rust's str accepts it (no overlong forms, no surrogates,
@@ -227,24 +223,7 @@ DF_INLINE df_ssize df_e_digit(const unsigned char *p, df_ssize n, df_ssize i) {
     return -1;
 }
 
-/* ------------------------------------------------------------------ copies and searches */
-
-/* Copy s[:m] to d and say what was seen: DF_NEEDS_ESCAPE for a byte a JSON string
-   cannot hold as is (below 0x20, a backslash, or `also`: the quote when encoding, the
-   backslash again when the quote is known not to be there), and DF_NON_ASCII. One
-   branch-free pass, which C compilers vectorize. */
-DF_INLINE unsigned char df_copy_checked(unsigned char *d, const unsigned char *s, df_ssize m,
-                                        unsigned char also) {
-    unsigned char bad = 0, high = 0, c;
-    df_ssize i;
-    for (i = 0; i < m; i++) {
-        c = s[i];
-        d[i] = c;
-        bad |= (unsigned char)((c < 0x20) | (c == 0x5C) | (c == also));
-        high |= c;
-    }
-    return (unsigned char)(bad | (high & DF_NON_ASCII));
-}
+/* ------------------------------------------------------------------ searches */
 
 /* Whether the four letters of `name` occur in p[:n] between quotes (`"blob"`, `"text"`):
    with SSE2 16 positions a step (the six bytes of each compared at once), the rest one

@@ -9,6 +9,8 @@
  *                       serde_json's rules for what a str may not hold;
  *   df_stop_index       the next quote, backslash or control byte (the end of a string
  *                       with no escape);
+ *   df_string_write     a str's UTF-8 written as the content of a JSON string, escaped
+ *                       as serde_json escapes it (encode's long strings);
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds.
  *
@@ -89,6 +91,29 @@ DF_INLINE df_ssize df_stop_index(const unsigned char *p, df_ssize n, df_ssize j)
     if (df_string_path == 1) return df_stop_index_sse2(p, n, j);
 #endif
     return df_stop_index_swar(p, n, j);
+}
+
+/* df_string_write(d, cap, s, n, &at): the UTF-8 bytes s[at:n] written at d, which has
+   room for cap bytes, as serde_json writes the content of a str (no quotes around it):
+   \" \\ \n \r \t \b \f, \u00XX (lowercase hex) for the other control bytes, every
+   other byte as it is. Returns the length written, with at moved past what was read: n
+   when all of it, which DF_WRITE_ROOM(n - at) bytes of room always are; with less, as
+   much as fits (call again with more: room for the lesser of 6 (n - at) and
+   2 (n - at) + 768 bytes always goes on). Each path stores 64 bytes a step, past what
+   it has written but never past cap. */
+#define DF_WRITE_ROOM(n) (6 * (n))
+DF_INLINE df_ssize df_string_write(unsigned char *d, df_ssize cap, const unsigned char *s,
+                                   df_ssize n, df_ssize *at) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_string_write_avx512(d, cap, s, n, at);
+#endif
+#if DF_AVX2
+    if (df_string_path == 2) return df_string_write_avx2(d, cap, s, n, at);
+#endif
+#if DF_SSE2
+    if (df_string_path == 1) return df_string_write_sse2(d, cap, s, n, at);
+#endif
+    return df_string_write_swar(d, cap, s, n, at);
 }
 
 #endif /* DF_STRINGS_H */

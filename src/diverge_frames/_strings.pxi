@@ -5,7 +5,8 @@
 # copied once with their escapes replaced as they go; CPython's UTF-8 decoder then reads
 # the copy of one with a byte >= 0x80), and cut out of the JSON before msgspec and
 # ``_precheck`` read the rest. Whatever is unusual returns None, and the general path
-# decides, errors included.
+# decides, errors included. On encode, df_string_write writes a long str's content
+# (``_encode.pxi``).
 
 cdef extern from "_strings.h":
     int _STR_ESCAPED "DF_STR_ESCAPED"
@@ -27,6 +28,9 @@ cdef extern from "_strings.h":
                                                      Py_ssize_t end, const char *names,
                                                      int count, int *kind) noexcept nogil
     Py_ssize_t _count_empty "df_count_empty"(const unsigned char *p, Py_ssize_t n) noexcept nogil
+    Py_ssize_t _string_write "df_string_write"(unsigned char *d, Py_ssize_t cap,
+                                               const unsigned char *s, Py_ssize_t n,
+                                               Py_ssize_t *at) noexcept nogil
 
 _strings_init()
 cdef enum:

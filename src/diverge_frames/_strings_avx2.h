@@ -59,12 +59,29 @@ DF_TARGET_AVX2 static inline df_ssize df_plain_run_avx2(unsigned char *d,
     return k;
 }
 
+/* df_stops(p) (DF_LOOP_STOPS): the quotes, backslashes and control bytes of the 64
+   bytes at p, bit i for byte i. */
+DF_TARGET_AVX2 static inline uint64_t df_stops_avx2(const unsigned char *p) {
+    const __m256i quote = _mm256_set1_epi8(0x22), slash = _mm256_set1_epi8(0x5C);
+    __m256i a = _mm256_loadu_si256((const __m256i *)p),
+            b = _mm256_loadu_si256((const __m256i *)(p + 32));
+    a = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(a, quote), _mm256_cmpeq_epi8(a, slash)),
+        DF_CONTROL_256(a));
+    b = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(b, quote), _mm256_cmpeq_epi8(b, slash)),
+        DF_CONTROL_256(b));
+    return DF_MASK_256(a) | DF_MASK_256(b) << 32;
+}
+
 #define DF_LOOP(name) name##_avx2
 #define DF_LOOP_ATTR DF_TARGET_AVX2
 #define DF_LOOP_MASKS df_masks_avx2
 #define DF_LOOP_COPY df_copy_avx2
 #define DF_LOOP_RUN df_plain_run_avx2
 #define DF_LOOP_RUN_AFTER(mk) (!((mk).slash | (mk).control | (mk).quote))
+#define DF_LOOP_STOPS df_stops_avx2
+#define DF_LOOP_PLAIN df_plain_run_avx2
 #include "_strings_loops.h"
 #endif /* DF_AVX2 */
 

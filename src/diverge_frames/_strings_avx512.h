@@ -105,12 +105,23 @@ DF_TARGET_AVX512 static inline df_ssize df_run_avx512(unsigned char *d, const un
     return k == blocks ? k : k + df_simple_run_avx512(d, s + 64 * k, blocks - k, o, high, flags);
 }
 
+/* df_stops(p) (DF_LOOP_STOPS): the quotes, backslashes and control bytes of the 64
+   bytes at p, bit i for byte i. */
+DF_TARGET_AVX512 static inline uint64_t df_stops_avx512(const unsigned char *p) {
+    __m512i v = _mm512_loadu_si512((const void *)p);
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x22)) |
+           _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x5C)) |
+           _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1F));
+}
+
 #define DF_LOOP(name) name##_avx512
 #define DF_LOOP_ATTR DF_TARGET_AVX512
 #define DF_LOOP_MASKS df_masks_avx512
 #define DF_LOOP_COPY df_copy_avx512
 #define DF_LOOP_RUN df_run_avx512
 #define DF_LOOP_RUN_AFTER(mk) 1
+#define DF_LOOP_STOPS df_stops_avx512
+#define DF_LOOP_PLAIN df_plain_run_avx2
 #include "_strings_loops.h"
 #endif /* DF_AVX512 */
 

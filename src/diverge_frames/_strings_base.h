@@ -138,4 +138,53 @@ DF_INLINE void df_copy_start(df_copy *at, df_ssize start) {
     at->flags = 0;
 }
 
+/* ------------------------------------------------------------------ writing */
+
+/* What serde_json writes after a backslash for each byte of a str (ser.rs, ESCAPE and
+   CharEscape): the seven short escapes, 'u' for the other control bytes (\u00XX, hex
+   digits in lowercase), 0 for a byte written as it is (every other, 0x7F and the bytes
+   of non-ASCII UTF-8 included). */
+static const unsigned char DF_ESCAPE[256] = {
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+    ['"'] = '"', ['\\'] = '\\',
+};
+
+/* The room df_string_write asks for a block of 64 bytes with stops: 6 bytes for each,
+   then the step's store of 64 after them. */
+#define DF_WRITE_BLOCK 448
+
+/* The escape of byte c (DF_ESCAPE[c] nonzero) written at d: its length, 2 or 6. */
+DF_INLINE df_ssize df_write_escape(unsigned char *d, unsigned char c) {
+    static const char hex[] = "0123456789abcdef";
+    unsigned char e = DF_ESCAPE[c];
+    d[0] = '\\';
+    if (e != 'u') {
+        d[1] = e;
+        return 2;
+    }
+    d[1] = 'u';
+    d[2] = '0';
+    d[3] = '0';
+    d[4] = (unsigned char)hex[c >> 4];
+    d[5] = (unsigned char)hex[c & 15];
+    return 6;
+}
+
+/* s[i:n] written at d + o as serde_json writes a str's content, a byte at a time (the
+   tail of every path's df_string_write): the new o. */
+DF_INLINE df_ssize df_write_bytes(unsigned char *d, df_ssize o, const unsigned char *s,
+                                  df_ssize i, df_ssize n) {
+    unsigned char c;
+    for (; i < n; i++) {
+        c = s[i];
+        if (DF_ESCAPE[c]) {
+            o += df_write_escape(d + o, c);
+        } else {
+            d[o++] = c;
+        }
+    }
+    return o;
+}
+
 #endif /* DF_STRINGS_BASE_H */

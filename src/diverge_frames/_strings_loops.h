@@ -9,7 +9,11 @@
  *   DF_LOOP_RUN     (d, s, blocks, &o, &high, &flags): the path's run (df_plain_run, or
  *                   df_simple_run), from s, writing at d + o;
  *   DF_LOOP_RUN_AFTER(masks): whether to try the run again after a block with these
- *                   masks.
+ *                   masks;
+ *   DF_LOOP_PLAIN   (d, s, blocks, &o, &high, &flags): the path's df_plain_run;
+ *   DF_LOOP_STOPS   (p): the quotes, backslashes and control bytes of the 64 bytes at
+ *                   p (bit i: byte i); bits may be set too for other bytes after the
+ *                   first of them, never when there is none.
  */
 
 /* df_string_copy on this path (see _strings.h).
@@ -132,9 +136,60 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *
     return n;
 }
 
+/* df_string_write on this path (see _strings.h).
+ *
+ * The path's plain run stores the blocks of 64 bytes with no byte to escape, as many as
+ * come and fit (tried again after a block with no stop); in a block with some, while
+ * 128 bytes are left to read, the text before each such byte is stored 64 bytes at a
+ * time from where it starts (64 bytes are always there to read), then the byte's
+ * escape, then the rest of the block: DF_WRITE_BLOCK bytes of room at most. A bit of
+ * the stops that is no byte to escape (a borrow of the SWAR path) is passed over. The
+ * last bytes one at a time, when 6 a byte fit. */
+DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d, df_ssize cap,
+                                                             const unsigned char *s,
+                                                             df_ssize n, df_ssize *at) {
+    df_ssize i = *at, o = 0, k, last, blocks;
+    uint64_t stops, high = 0;
+    unsigned char c;
+    int flags = 0, run = 1;
+    for (;;) {
+        if (run) {
+            blocks = (n - i) / 64;
+            if (blocks > (cap - o) / 64) blocks = (cap - o) / 64;
+            i += 64 * DF_LOOP_PLAIN(d, s + i, blocks, &o, &high, &flags);
+        }
+        if (i + 128 > n) break;
+        if (cap - o < DF_WRITE_BLOCK) goto done;
+        stops = DF_LOOP_STOPS(s + i);
+        run = !stops; /* after a block with no stop, the run again */
+        last = 0;     /* the block's first byte not yet written */
+        for (; stops; stops &= stops - 1) {
+            k = (df_ssize)df_lowest_bit64(stops);
+            c = s[i + k];
+            if (!DF_ESCAPE[c]) continue;
+            DF_LOOP_COPY(d + o, s + i + last);
+            o += k - last;
+            o += df_write_escape(d + o, c);
+            last = k + 1;
+        }
+        DF_LOOP_COPY(d + o, s + i + last);
+        o += 64 - last;
+        i += 64;
+    }
+    if (cap - o >= 6 * (n - i)) {
+        o = df_write_bytes(d, o, s, i, n);
+        i = n;
+    }
+done:
+    *at = i;
+    return o;
+}
+
 #undef DF_LOOP
 #undef DF_LOOP_ATTR
 #undef DF_LOOP_MASKS
 #undef DF_LOOP_COPY
 #undef DF_LOOP_RUN
 #undef DF_LOOP_RUN_AFTER
+#undef DF_LOOP_STOPS
+#undef DF_LOOP_PLAIN

@@ -66,12 +66,24 @@ DF_INLINE df_ssize df_plain_run_sse2(unsigned char *d, const unsigned char *s,
     return k;
 }
 
+/* df_stops(p) (DF_LOOP_STOPS): the quotes, backslashes and control bytes of the 64
+   bytes at p, bit i for byte i. */
+DF_INLINE uint64_t df_stops_sse2(const unsigned char *p) {
+    uint64_t m = 0;
+    int k;
+    for (k = 0; k < 64; k += 16)
+        m |= DF_MASK_128(df_stops_128(_mm_loadu_si128((const __m128i *)(p + k)))) << k;
+    return m;
+}
+
 #define DF_LOOP(name) name##_sse2
 #define DF_LOOP_ATTR
 #define DF_LOOP_MASKS df_masks_sse2
 #define DF_LOOP_COPY df_copy_sse2
 #define DF_LOOP_RUN df_plain_run_sse2
 #define DF_LOOP_RUN_AFTER(mk) (!((mk).slash | (mk).control | (mk).quote))
+#define DF_LOOP_STOPS df_stops_sse2
+#define DF_LOOP_PLAIN df_plain_run_sse2
 #include "_strings_loops.h"
 #endif /* DF_SSE2 */
 

@@ -65,12 +65,31 @@ DF_INLINE df_ssize df_plain_run_swar(unsigned char *d, const unsigned char *s,
     return b;
 }
 
+/* df_stops(p) (DF_LOOP_STOPS): the quotes, backslashes and control bytes of the 64
+   bytes at p, bit i for byte i; in a word of 8 bytes, a borrow may set bits after the
+   first of them too. */
+DF_INLINE uint64_t df_stops_swar(const unsigned char *p) {
+    const uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
+    uint64_t x, stop, m = 0;
+    int k;
+    for (k = 0; k < 64; k += 8) {
+        memcpy(&x, p + k, 8);
+        stop = ((x ^ (ones * 0x22)) - ones) & ~(x ^ (ones * 0x22));
+        stop |= ((x ^ (ones * 0x5C)) - ones) & ~(x ^ (ones * 0x5C));
+        stop |= (x - ones * 0x20) & ~x;
+        m |= (uint64_t)DF_GATHER(stop & top) << k;
+    }
+    return m;
+}
+
 #define DF_LOOP(name) name##_swar
 #define DF_LOOP_ATTR
 #define DF_LOOP_MASKS df_masks_swar
 #define DF_LOOP_COPY df_copy_swar
 #define DF_LOOP_RUN df_plain_run_swar
 #define DF_LOOP_RUN_AFTER(mk) (!((mk).slash | (mk).control | (mk).quote))
+#define DF_LOOP_STOPS df_stops_swar
+#define DF_LOOP_PLAIN df_plain_run_swar
 #include "_strings_loops.h"
 
 #endif /* DF_STRINGS_SWAR_H */

@@ -100,7 +100,10 @@ DF_INLINE int df_write_f64(double x, unsigned char *out) {
 
 /* df_sj_exponents(p, n, out): in JSON that msgspec wrote, the exponents of floats outside
    strings ("1e16": an 'e' between digits). out == NULL: returns how many; else copies p
-   to out with a '+' after each such 'e' (serde_json's "1e+16") and returns the length. */
+   to out with a '+' after each such 'e' (serde_json's "1e+16") and returns the length.
+   out may be p itself moved back by that many bytes or fewer (the JSON moved forward
+   in its own buffer to make the room, then signed in place): what is written never
+   reaches what is still to be read, the bytes before each 'e' included. */
 DF_INLINE df_ssize df_sj_exponents(const unsigned char *p, df_ssize n, unsigned char *out) {
     df_ssize i = 0, count = 0, at = 0, copied = 0, k;
     int flags = 0;
@@ -114,7 +117,7 @@ DF_INLINE df_ssize df_sj_exponents(const unsigned char *p, df_ssize n, unsigned 
         if (p[i] == 'e' && i > 0 && i + 1 < n && DF_IS_DIGIT(p[i - 1]) && DF_IS_DIGIT(p[i + 1])) {
             count++;
             if (out) {
-                memcpy(out + at, p + copied, (size_t)(i + 1 - copied));
+                memmove(out + at, p + copied, (size_t)(i + 1 - copied));
                 at += i + 1 - copied;
                 out[at++] = '+';
                 copied = i + 1;
@@ -123,7 +126,7 @@ DF_INLINE df_ssize df_sj_exponents(const unsigned char *p, df_ssize n, unsigned 
         i++;
     }
     if (!out) return count;
-    memcpy(out + at, p + copied, (size_t)(n - copied));
+    memmove(out + at, p + copied, (size_t)(n - copied));
     return at + n - copied;
 }
 

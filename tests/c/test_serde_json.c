@@ -11,8 +11,9 @@
  *                                      (invalid), or "F <f64 bits in hex> <text>"
  *                                      (serde_json's f64 and df_write_f64's text)
  *   test_serde_json exponents          one line of JSON on stdin, the line out with
- *                                      df_sj_exponents's '+' (and its count first)
- *   test_serde_json members            lines of "<names, '.' between>\t<JSON>" on stdin;
+ *                                      df_sj_exponents's '+' (and its count first);
+ *                                      exit status 2 when signing it in place differs
+ *   test_serde_json members            lines of "<names, '.' between>	<JSON>" on stdin;
  *                                      a line out for each: df_sj_member_end's index
  *                                      and, unless -1, the JSON with df_sj_point_zero's
  *                                      ".0" there (a tab between)
@@ -120,7 +121,7 @@ static int run_numbers(void) {
 }
 
 static int run_exponents(void) {
-    static unsigned char line[1 << 20], out[2 << 20];
+    static unsigned char line[1 << 20], out[2 << 20], moved[2 << 20];
     df_ssize n, count, len;
     if (!fgets((char *)line, sizeof line, stdin)) return 1;
     n = (df_ssize)strlen((const char *)line);
@@ -130,6 +131,10 @@ static int run_exponents(void) {
     printf("%ld\n", (long)count);
     fwrite(out, 1, (size_t)len, stdout);
     printf("\n");
+    /* in place: the line moved forward by count bytes, then signed back to the start */
+    memcpy(moved + count, line, (size_t)n);
+    if (df_sj_exponents(moved + count, n, moved) != len || memcmp(moved, out, (size_t)len))
+        return 2;
     return len == n + count ? 0 : 1;
 }
 
