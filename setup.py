@@ -5,9 +5,14 @@ Without Cython or a C compiler the install still succeeds, pure Python, as aio-l
 packages do, and a wheel built so is tagged ``py3-none-any``, like one built with
 ``DIVERGE_FRAMES_NO_EXTENSIONS=1``, which skips the extension on purpose.
 ``DIVERGE_FRAMES_REQUIRE_EXTENSIONS=1`` makes a failed build an error (CI, wheels).
+
+GCC and Clang build the extensions without debug info (``-g0`` after CPython's own
+flags, which have ``-g``) unless ``CFLAGS`` asks for it: ``CFLAGS=-g`` (or ``-g3``,
+``-ggdb``...) keeps it, for a debugger or the sanitizers.
 """
 
 import os
+import shlex
 import sys
 
 from setuptools import Extension, setup
@@ -18,8 +23,32 @@ NO_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_NO_EXTENSIONS"))
 REQUIRE_EXTENSIONS = bool(os.environ.get("DIVERGE_FRAMES_REQUIRE_EXTENSIONS"))
 
 
+def debug_info_asked(cflags):
+    """Whether these compiler flags ask for debug info.
+
+    They do when the last ``-g...`` among them is not ``-g0`` (GCC and Clang obey the
+    last one).
+    """
+    levels = [flag for flag in shlex.split(cflags) if flag.startswith("-g")]
+    return bool(levels) and levels[-1] != "-g0"
+
+
 class OptionalBuildExt(build_ext):
-    """``build_ext`` that falls back to pure Python when compiling fails."""
+    """``build_ext`` that falls back to pure Python when compiling fails.
+
+    It also leaves out debug info unless ``CFLAGS`` asks for it.
+    """
+
+    def build_extensions(self):
+        # CPython's CFLAGS (sysconfig) have -g, which gives a 2.5 MB _frames_c with
+        # debug info; flags given here come after them, so -g0 wins. Not for MSVC,
+        # whose release builds have no debug info and which does not know -g0.
+        if self.compiler.compiler_type in ("unix", "mingw32", "cygwin") and not (
+            debug_info_asked(os.environ.get("CFLAGS", ""))
+        ):
+            for ext in self.extensions:
+                ext.extra_compile_args = [*(ext.extra_compile_args or []), "-g0"]
+        super().build_extensions()
 
     # Any failure to compile (no compiler, no Python headers, a compiler error: setuptools
     # raises several unrelated types) means a pure-Python install, so catch them all.

@@ -82,7 +82,7 @@ PYVER=$(in_root python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 note "the chroot: $(in_root python3 --version), $(in_root gcc --version | head -1)"
 
 note "aarch64 wheels of the build and test requirements (pip download on the host)"
-# From pyproject.toml: [build-system] requires, the dependencies, and pytest and
+# From pyproject.toml: [build-system] requires, the dependencies, and pytest, pytest-xdist and
 # hypothesis as the test extra pins them (the other test requirements are not needed
 # by the core suite).
 mapfile -t REQUIREMENTS < <(python3 - <<'PY'
@@ -96,7 +96,7 @@ with open("pyproject.toml", "rb") as f:
     project = tomllib.load(f)
 test = project["project"]["optional-dependencies"]["test"]
 print("\n".join(project["build-system"]["requires"] + project["project"]["dependencies"]))
-print("\n".join(r for r in test if re.match(r"(pytest|hypothesis)(?![\w-])", r)))
+print("\n".join(r for r in test if re.match(r"(pytest|pytest-xdist|hypothesis)(?![\w-])", r)))
 PY
 )
 ((${#REQUIREMENTS[@]} >= 4)) || fail "requirements not read from pyproject.toml: ${REQUIREMENTS[*]}"
@@ -111,7 +111,7 @@ mkdir "$ROOT/src"
 git ls-files -z | tar -cf - --null -T - | tar -xf - -C "$ROOT/src"
 in_root /bin/sh -c 'cd /src && python3 -m venv /venv &&
   /venv/bin/pip install -q --disable-pip-version-check \
-    --no-index --find-links /wheels . pytest hypothesis' >"$WORK/build.log" 2>&1 ||
+    --no-index --find-links /wheels . pytest pytest-xdist hypothesis' >"$WORK/build.log" 2>&1 ||
   { tail -30 "$WORK/build.log"; fail "the build in the arm64 chroot"; }
 in_root /venv/bin/python -c 'import diverge_frames as d, platform
 assert d.IMPLEMENTATION == "cython", d.IMPLEMENTATION

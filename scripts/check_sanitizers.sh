@@ -10,7 +10,8 @@
 # at exit would be reported) and PYTHONMALLOC=malloc gives every object its own block. Reports are allowed only as scripts/ubsan.supp lists them:
 # one, msgspec's (signed overflow negating -9223372036854775808 in its _core.c), not ours.
 #
-# Usage: bash scripts/check_sanitizers.sh [pytest arguments, default: the whole suite]
+# Usage: bash scripts/check_sanitizers.sh [pytest arguments, default: the whole suite,
+# heavy tests included (-m "")]
 # Environment: PYTHON (default python3), CC (default gcc; clang works too),
 # SANITIZE_INPUTS / SANITIZE_SECONDS (random inputs at most / seconds at most for the
 # loop, default 200000 / 120), KEEP_WORK=1 keeps the temp dir with the logs.
@@ -88,14 +89,16 @@ echo "-- the C tests (tests/c/*.c, by their pytest files) built with $SANITIZE"
 # report makes a program exit non-zero (-fno-sanitize-recover), which fails its test.
 C_TESTS=(tests/test_scan_c.py tests/test_serde_json_c.py)
 CC="$CC $SANITIZE -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
-  sanitized c-tests "$V/python" -m pytest -q -p no:cacheprovider "${C_TESTS[@]}"
+  sanitized c-tests "$V/python" -m pytest -q -p no:cacheprovider -m "" "${C_TESTS[@]}"
 
 echo "-- the tests, under ASan and UBSan"
 # --capture=sys leaves the real stderr (fd 2) to the sanitizers, so a report that stops
 # the process is in the log, not lost with pytest's capture. test_no_leaks measures
 # resident memory, which ASan's quarantine (freed blocks held back) makes grow.
-# (The C tests ran above, instrumented.)
-sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
+# (The C tests ran above, instrumented.) The heavy tests too (-m ""). One process: with
+# pytest-xdist's two workers (-n auto) one of them sat idle for 20 minutes while the
+# other ran, in a whole .ci/run under load.
+sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys -m "" \
   --deselect "tests/test_lifetimes.py::test_no_leaks" \
   --ignore=tests/test_scan_c.py --ignore=tests/test_serde_json_c.py "$@"
 

@@ -7,6 +7,10 @@
 * ``channels``: the channel classes' module under test, ``_channel_py`` then
   ``_channel_c`` (the sequence rules' twins); ``channel_twins``: both at once.
 * ``@pytest.mark.c_extension``: a test of the compiled module alone.
+* ``@pytest.mark.heavy``: a slow family (the live rmcp oracle, big sizes, the C tests
+  of the headers, slow parametrizations), left out of a plain ``pytest`` (``addopts``
+  in pyproject.toml); ``pytest -m heavy`` runs them alone, ``pytest -m ""`` everything.
+  ``.ci/run`` runs them in a step of their own.
 * ``pytest --no-extensions``: the pure-Python twin alone (the compiled cases and the
   ``c_extension`` tests skip), as on a platform without a compiler.
 """
@@ -37,6 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "c_extension: a test of the compiled module alone")
+    config.addinivalue_line(
+        "markers", "heavy: a slow test, left out unless selected (pytest -m heavy, or -m '')"
+    )
     helpers.NO_EXTENSIONS = bool(config.getoption("--no-extensions"))
 
 

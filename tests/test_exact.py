@@ -232,6 +232,7 @@ def _frames_here() -> list[Any]:
 # ------------------------------------------------------------------ what stays behind
 
 
+@pytest.mark.heavy
 def test_nothing_stays_behind(frames: ModuleType) -> None:
     """After a decode (value or error) of a body of a million numbers, the memory it took
     is given back (the pure twin's scanner keeps no number's text)."""
@@ -280,6 +281,7 @@ def _states() -> list[tuple[str, bytes, bytes]]:
             ("read-resource", f, g)]  # fmt: skip
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("index", range(4))
 @pytest.mark.parametrize("how", ["bytearray", "memoryview", "slice"])
 def test_buffer_overwritten_during_decode(frames: ModuleType, index: int, how: str) -> None:

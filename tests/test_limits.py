@@ -271,6 +271,7 @@ def test_time_is_linear(frames: ModuleType, shape: str) -> None:
     assert large < 3 * small, (n, large, small)
 
 
+@pytest.mark.heavy
 def test_hundred_megabyte_string(frames: ModuleType) -> None:
     """A 100 MB message decodes, with memory a small multiple of it (the string itself;
     the pure-Python pre-check copies the body once more); cut short, it is a
@@ -289,6 +290,7 @@ def test_hundred_megabyte_string(frames: ModuleType) -> None:
         frames.decode_notification(memoryview(payload)[:-2])
 
 
+@pytest.mark.heavy
 def test_million_element_array(frames: ModuleType) -> None:
     """10^6 elements decode; 10^5 elements cut short are a FrameBodyError."""
     payload = _error(b"1", b'"m","data":[' + b"1," * (10**6 - 1) + b"1]}")

@@ -38,6 +38,7 @@ def _compiler() -> list[str] | None:
     return command if command and shutil.which(command[0]) else None
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(not (HEADER_DIR / "_scan.h").exists(), reason="no source tree")
 @pytest.mark.parametrize("header", sorted(SOURCES))
 @pytest.mark.parametrize("path", ["default", "DF_SCALAR"])

@@ -65,6 +65,7 @@ def _bits(value: float) -> bytes:
     return struct.pack("<d", value)
 
 
+@pytest.mark.heavy
 def test_numbers_match_the_reference(program: Path) -> None:
     rng = random.Random(20261201)
     toks = tokens(rng, COUNT)

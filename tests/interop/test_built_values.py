@@ -73,6 +73,7 @@ def _drawn(count: int) -> list[tuple[Any, str]]:
     return out
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(not oracle_available(), reason="rmcp oracle not built")
 def test_built_values_round_trip_through_rmcp(frames: Any) -> None:
     written: list[tuple[Any, Case]] = []

@@ -37,11 +37,15 @@ try:
 except ImportError:  # pragma: no cover - pure-Python install
     _frames_c = None
 
-pytestmark = pytest.mark.skipif(
-    not oracle_available(),
-    reason=f"rmcp oracle not built ({ORACLE}); "
-    "cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml",
-)
+# The live oracle: heavy (.ci/run runs it in its own step, with more cases).
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.skipif(
+        not oracle_available(),
+        reason=f"rmcp oracle not built ({ORACLE}); "
+        "cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml",
+    ),
+]
 TWINS = {"python": _frames_py, "cython": _frames_c}
 #: How many typed notifications with input requests are encoded (default 500).
 ENCODED = int(os.environ.get("DIVERGE_FRAMES_MODEL_ENCODED", "500"))

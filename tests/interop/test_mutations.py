@@ -220,6 +220,7 @@ def test_known_classes_still_disagree() -> None:
 # ---------------------------------------------------------------------- live oracle
 
 
+@pytest.mark.heavy
 @needs_oracle
 def test_extra_seeds_are_accepted() -> None:
     """rmcp accepts every frame of tests/data/mutation-seeds, as its README says."""
@@ -230,6 +231,7 @@ def test_extra_seeds_are_accepted() -> None:
     assert not refused
 
 
+@pytest.mark.heavy
 @needs_oracle
 def test_live_mutations(tmp_path: Path) -> None:
     start = time.perf_counter()

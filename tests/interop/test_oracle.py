@@ -46,11 +46,15 @@ try:
 except ImportError:  # pragma: no cover - pure-Python install
     _frames_c = None
 
-pytestmark = pytest.mark.skipif(
-    not oracle_available(),
-    reason=f"rmcp oracle not built ({ORACLE}); "
-    "cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml",
-)
+# The live oracle: heavy (.ci/run runs it in its own step, with more cases).
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.skipif(
+        not oracle_available(),
+        reason=f"rmcp oracle not built ({ORACLE}); "
+        "cargo build --release --manifest-path interop/rmcp-oracle/Cargo.toml",
+    ),
+]
 
 CASES = int(os.environ.get("DIVERGE_FRAMES_ORACLE_CASES", "2000"))
 SEED = int(os.environ.get("DIVERGE_FRAMES_ORACLE_SEED", "1"))
