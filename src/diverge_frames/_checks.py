@@ -1,5 +1,6 @@
-"""The check encode runs on a value before it writes it (both twins): the value walked
-along its plan (:mod:`diverge_frames._plans`, where the rules are).
+"""The check encode runs on a value before it writes it (both twins).
+
+The value is walked along its plan (:mod:`diverge_frames._plans`, where the rules are).
 
 :func:`check` returns the value itself when it is written as rmcp writes it, or a copy
 made canonical; it raises ``TypeError`` (a member of the wrong Python type, ``None``
@@ -94,8 +95,10 @@ def _json_type(value: Any) -> str:
 
 
 def check(value: Any) -> Any:
-    """``value`` itself when it is written as rmcp writes it, or a copy made canonical
-    (ints in ``f64`` members as floats, the constructors' rules applied again).
+    """``value`` itself when rmcp would write it so, or a canonical copy.
+
+    The copy has ints in ``f64`` members as floats and the constructors' rules applied
+    again.
 
     Raises ``TypeError`` / ``ValueError`` whose message starts with the member's path
     (``$.params.level: ...``). ``value`` must be a struct of :data:`PLANS`.
@@ -197,8 +200,9 @@ def _describe(kind: int, arg: Any) -> str:
 
 
 def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any) -> Any:
-    """``item`` (or its canonical copy) when it fits one of ``alternatives``; the
-    message of a misfit says it expected what ``expected`` (alternatives) describes."""
+    """``item`` (or its canonical copy) when it fits one of ``alternatives``.
+
+    The message of a misfit says it expected what ``expected`` (alternatives) describes."""
     cls = type(item)
     if cls not in _PLAIN and isinstance(item, enum.Enum):
         fixed = _value(item.value, alternatives, path, level, expected)
@@ -341,8 +345,9 @@ def _json(item: Any, path: _Path, level: int, exact_ints: bool = True) -> None:
 
 
 def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: _Path) -> None:
-    """A task's payload member follows its status: the one it names is required, the
-    others are dropped (on the copy)."""
+    """A task's payload member follows its status.
+
+    The one its status names is required, the others are dropped (on the copy)."""
     assert plan.payload is not None
     status_index, by_status, members = plan.payload
     status = changes.get(
@@ -371,14 +376,17 @@ def _named(alternatives: Any) -> str:
 
 
 def unicode_error(value: Any) -> ValueError:
-    """The ``ValueError`` for a value msgspec could not write as UTF-8 (a ``str`` with a
-    lone surrogate, which JSON text cannot hold), naming the first such member."""
+    """The ``ValueError`` for a value msgspec could not write as UTF-8.
+
+    That is a ``str`` with a lone surrogate, which JSON text cannot hold; the error names the
+    first such member."""
     return _lone_surrogate(value, "$") or ValueError("$: a str that is not valid UTF-8")
 
 
 def _lone_surrogate(value: Any, path: str) -> ValueError | None:
-    """The ``ValueError`` naming the first ``str`` in ``value`` (at ``path``) that has
-    a lone surrogate, or None when there is none."""
+    """The ``ValueError`` naming the first ``str`` in ``value`` that has a lone surrogate.
+
+    The member is named by its place under ``path``; None when there is none."""
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         node, path = stack.pop()
@@ -404,9 +412,10 @@ def _lone_surrogate(value: Any, path: str) -> ValueError | None:
 
 
 def _as_rmcp_reads_it(value: Any, wire: str, path: _Path) -> None:
-    """Raise ValueError unless rmcp can read what encode writes of ``value`` (the member
-    ``wire`` of :data:`._exact.rmcp_types.MODEL_MEMBERS`): else rmcp would take the whole
-    notification for a custom one."""
+    """Raise ValueError unless rmcp can read what encode writes of ``value``.
+
+    The member is ``wire`` of :data:`._exact.rmcp_types.MODEL_MEMBERS`; were it unreadable,
+    rmcp would take the whole notification for a custom one."""
     if value is None:
         return
     written = encoder.encode(value)

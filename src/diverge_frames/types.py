@@ -47,6 +47,7 @@ from ._input_requests import (
     ToolChoice,
     ToolChoiceMode,
 )
+from ._names import public_dir
 
 __all__ = [
     "I32",
@@ -115,9 +116,7 @@ __all__ = [
 ]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__ = public_dir(__all__)
 
 
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
