@@ -39,7 +39,7 @@ _ERRORED = ChannelState.ERRORED
 
 # An event is built the way its frozen dataclass ``__init__`` builds it (a bare
 # instance, then its one field set through the slot), without the Python frame of
-# that ``__init__``: the same object at half the cost.
+# that ``__init__``: the same object, built without running Python code.
 _new = object.__new__
 _set_value = Notification.__dict__["value"].__set__
 _set_result = Result.__dict__["value"].__set__
@@ -66,7 +66,7 @@ class _Channel:
     Each call's check of the state and its change of it run under ``_lock`` (the
     compiled twin's critical section), so that calls from several threads take effect
     one at a time; the decode runs outside it, so threads decode in parallel. The lock
-    is taken with ``acquire`` and ``release``, at half the cost of a ``with``.
+    is taken with ``acquire`` and ``release``, which skip a ``with``'s two method calls.
     """
 
     __slots__ = ("_decode", "_lock", "_received", "_state")

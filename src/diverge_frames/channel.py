@@ -73,7 +73,7 @@ from ._events import (
     Result,
 )
 from ._impl import NO_EXTENSIONS
-from ._wire import Payload  # noqa: F401 - defined here before, kept for importers
+from ._wire import Payload  # noqa: F401 - re-exported: importers name it from here
 from .errors import SequenceError
 
 __all__ = [
