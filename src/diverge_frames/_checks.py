@@ -252,10 +252,10 @@ def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any)
                 return _struct(item, arg, path, level + 1)
             if kind == KIND_LIST and isinstance(item, (list, tuple)):
                 _depth(path, level + 1)
-                return _array(item, arg, path, level + 1)
+                return _members(item, enumerate(item), list, arg, path, level + 1)
             if kind == KIND_MAP and isinstance(item, dict):
                 _depth(path, level + 1)
-                return _map(item, arg, path, level + 1)
+                return _members(item, item.items(), dict, arg, path, level + 1)
         except _Problem as problem:
             wrong = problem
             if len(alternatives) == 1:
@@ -265,14 +265,29 @@ def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any)
     raise _at(path, TypeError, f"expected {_named(expected)}, got {_json_type(item)}")
 
 
-def _array(items: Any, alternatives: Any, path: _Path, level: int) -> Any:
-    fixed: list[Any] | None = None
-    for index, item in enumerate(items):
-        new = _value(item, alternatives, (path, index), level, alternatives)
+def _members(
+    items: Any,
+    pairs: Any,
+    copy: type[list[Any] | dict[str, Any]],
+    alternatives: Any,
+    path: _Path,
+    level: int,
+) -> Any:
+    """The array or map ``items`` itself when each member fits, else a copy made canonical.
+
+    ``pairs``: its (index or key, member) pairs; ``copy``: ``list`` for an array, ``dict``
+    for a map, whose keys must be ``str``. Every member takes ``alternatives``.
+    """
+    keyed = copy is dict
+    fixed: Any = None
+    for key, item in pairs:
+        if keyed:
+            _key(key, path)
+        new = _value(item, alternatives, (path, key), level, alternatives)
         if new is not item:
             if fixed is None:
-                fixed = list(items)
-            fixed[index] = new
+                fixed = copy(items)
+            fixed[key] = new
     return items if fixed is None else fixed
 
 
@@ -280,18 +295,6 @@ def _key(key: Any, path: _Path) -> None:
     """A key of a JSON object (at ``path``) is a ``str``."""
     if type(key) is not str:
         raise _at(path, TypeError, f"a key of type {_json_type(key)} (keys must be str)")
-
-
-def _map(items: dict[Any, Any], alternatives: Any, path: _Path, level: int) -> Any:
-    fixed: dict[str, Any] | None = None
-    for key, item in items.items():
-        _key(key, path)
-        new = _value(item, alternatives, (path, key), level, alternatives)
-        if new is not item:
-            if fixed is None:
-                fixed = dict(items)
-            fixed[key] = new
-    return items if fixed is None else fixed
 
 
 def _depth(path: _Path, level: int) -> None:
