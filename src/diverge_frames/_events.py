@@ -3,10 +3,11 @@
 The channel's state, the events, the ends returned as cached instances, and the
 ``SequenceError`` messages.
 
-Everything public here is public as :mod:`diverge_frames.channel`'s (``__module__``
-says so, for ``help()``, documentation tools and pickles); the twins are
-``_channel_py`` (the readable reference) and ``_channel_c`` (compiled), which
-:mod:`diverge_frames.channel` chooses between.
+Its classes are public as :mod:`diverge_frames.channel`'s (``__module__`` says so, for
+``help()``, documentation tools and pickles), and listed in that module's ``__all__``
+alone; the rest (``ENDED``, the cached ends, the messages, ``limited``) is the twins'
+and takes no list of its own. The twins are ``_channel_py`` (the readable reference)
+and ``_channel_c`` (compiled), which :mod:`diverge_frames.channel` chooses between.
 """
 
 from __future__ import annotations
@@ -20,26 +21,6 @@ from .errors import PayloadTooLargeError, SequenceError
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
 _T = TypeVar("_T")
-
-__all__ = [
-    "ChannelState",
-    "ENDED",
-    "Notification",
-    "Result",
-    "Error",
-    "Finished",
-    "NotServed",
-    "Aborted",
-    "NotificationEvent",
-    "ReadResourceEvent",
-    "EndEvent",
-    "FINISHED",
-    "NOT_SERVED",
-    "ABORTED",
-    "refused",
-    "already_ended",
-    "limited",
-]
 
 
 def _public(cls: type[_T]) -> type[_T]:
