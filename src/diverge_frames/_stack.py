@@ -52,7 +52,7 @@ def on_fresh_stack() -> bool:
 
 
 def within_openings(body: Any) -> tuple[Any, bool]:
-    """The part of ``body`` a reader nested at most ``MSGSPEC_MESSAGE_OPENINGS`` deep sees.
+    """``body`` cut before its opening past ``MSGSPEC_MESSAGE_OPENINGS``, and whether it was cut.
 
     ``(body, False)`` when the bytes-like ``body`` holds at most
     ``MSGSPEC_MESSAGE_OPENINGS`` ``[`` and ``{`` bytes (strings included), else

@@ -79,7 +79,7 @@ class AskError(Exception):
 
 
 class NotServedError(AskError):
-    """The channel finished with no channel response before the finish: the ask was not served.
+    """The ask was not served: the channel finished with no channel response before it.
 
     The proxy (or client) did not serve the ask. Per protocol 2.3.0 this is the only meaning
     of an empty, cleanly closed channel, so it is raised rather than reported as an empty
