@@ -66,7 +66,7 @@ __all__ = [
 Payload = bytes | bytearray | memoryview
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 class AskError(Exception):

@@ -15,7 +15,7 @@ know are ignored; blank lines are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Literal
 
 import msgspec
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: The channel kinds a capture can hold: the MCP notification channel and the

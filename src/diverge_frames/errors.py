@@ -8,6 +8,7 @@ wants "bad input" catches :class:`FrameError` (or ``ValueError``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ._names import public_dir
@@ -22,7 +23,7 @@ __all__ = [
 ]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 class FrameError(ValueError):

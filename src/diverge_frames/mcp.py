@@ -37,6 +37,7 @@ SDK model with no counterpart here (requests, other results, client notification
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, overload
 
 from . import notifications, read_resource
@@ -54,7 +55,7 @@ except ImportError as _missing:  # pragma: no cover - the extra not installed
 __all__ = ["to_mcp", "from_mcp", "SDK_CLASSES"]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: Our class -> the ``mcp.types`` class of the same MCP type.

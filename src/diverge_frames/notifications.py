@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: Tag byte of a notification frame.

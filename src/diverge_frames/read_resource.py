@@ -23,7 +23,7 @@ from .types import ErrorData, ReadResourceResult
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: Tag byte of a result frame.

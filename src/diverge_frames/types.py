@@ -23,6 +23,7 @@ checker). :class:`CustomNotification` carries its ``method`` as an ordinary fiel
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
@@ -116,7 +117,7 @@ __all__ = [
 ]
 
 
-__dir__ = public_dir(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
