@@ -71,8 +71,9 @@ html_theme_options = {
 
 
 def _short_type_names(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """A docstring's ``:class:`ErrorData``` in a module that imports it from
-    :mod:`diverge_frames.types`: linked to the class there."""
+    """Link a docstring's bare class name to the class in :mod:`diverge_frames.types`.
+
+    E.g. ``:class:`ErrorData``` in a module that imports it from there."""
     from sphinx.errors import NoUri
 
     target = node.get("reftarget", "")

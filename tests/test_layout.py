@@ -4,6 +4,7 @@
 * Nothing in the package imports the pure-Python twin but the switch (``_impl``), nor
   the pure-Python channel twin but ``channel``.
 * The typed-method lists are derived from the classes, not kept by hand.
+* Docstring summaries are one line (ruff D205), within a few findings per 1,000 lines.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -347,3 +349,37 @@ def test_headers_are_one_algorithm_each() -> None:
             if line.startswith("#define ")
         }
         assert not defined & macros, (path.name, sorted(defined & macros))
+
+
+#: At most this many ruff D205 findings (a docstring's summary running on past its first
+#: line) per 1,000 lines of the package's Python.
+D205_PER_1000_LINES = 5
+
+
+def _ruff() -> str | None:
+    """The ruff program: the ``ruff`` package's when it is importable, else one on PATH."""
+    try:
+        import ruff  # type: ignore[import-not-found, unused-ignore]
+
+        return str(ruff.find_ruff_bin())
+    except (ImportError, FileNotFoundError):
+        return shutil.which("ruff")
+
+
+def test_docstring_summaries_are_one_line() -> None:
+    """Ruff D205 over the package: at most a few findings per 1,000 lines of Python."""
+    ruff = _ruff()
+    if ruff is None:
+        pytest.skip("ruff is not installed (scripts/requirements-static.txt has it)")
+    files = [p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts]
+    lines = sum(len(p.read_text().splitlines()) for p in files)
+    assert lines > 1000
+    options = ["--isolated", "--select", "D205", "--output-format", "concise", "--exit-zero"]
+    done = subprocess.run(
+        [ruff, "check", *options, "--no-cache", *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    findings = [line for line in done.stdout.splitlines() if ": D205 " in line]
+    assert len(findings) * 1000 <= D205_PER_1000_LINES * lines, findings

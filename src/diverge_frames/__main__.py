@@ -86,9 +86,11 @@ stderr names the line, the channel and the reason, and the exit status is 1.
 
 
 class _FrameLine(msgspec.Struct):
-    """A decoded channel response, as ``decode`` prints it. ``value`` is the JSON our
-    encoder writes for the decoded value (the payload ``encode`` gives, without its
-    tag byte); ``type`` is the value's class name in :mod:`diverge_frames.types`."""
+    """A decoded channel response, as ``decode`` prints it.
+
+    ``value`` is the JSON our encoder writes for the decoded value (the payload ``encode``
+    gives, without its tag byte); ``type`` is the value's class name in
+    :mod:`diverge_frames.types`."""
 
     channel: str
     kind: str
@@ -98,9 +100,10 @@ class _FrameLine(msgspec.Struct):
 
 
 class _EventLine(msgspec.Struct):
-    """A channel's end, as ``decode`` prints it: ``event`` is ``"finished"``,
-    ``"not_served"`` (a read-resource channel finished with no response) or
-    ``"aborted"``."""
+    """A channel's end, as ``decode`` prints it.
+
+    ``event`` is ``"finished"``, ``"not_served"`` (a read-resource channel finished with no
+    response) or ``"aborted"``."""
 
     channel: str
     kind: str
@@ -142,8 +145,9 @@ def _value(event: Any) -> Any:
 
 
 def _decode(lines: Iterable[bytes], name: str, out: Output) -> None:
-    """Write one JSON line per record of the capture ``lines`` to ``out``; a capture
-    with no record at all is said so on stderr (and is no error).
+    """Write one JSON line per record of the capture ``lines`` to ``out``.
+
+    A capture with no record at all is said so on stderr (and is no error).
 
     Raises :class:`BadInput` at the first bad record, or at the end when a channel
     was left without its finish or abort record.
@@ -220,9 +224,11 @@ _object = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
 def _payload(line: bytes) -> bytes:
-    """The channel payload for one input line: ``{"error": X}`` (an object whose only
-    member is ``error``) gives ``[1]`` + X; any other object gives ``[0]`` + the line.
-    Raises ``msgspec.DecodeError`` when the line is not a JSON object."""
+    """The channel payload for one input line.
+
+    ``{"error": X}`` (an object whose only member is ``error``) gives ``[1]`` + X; any other
+    object gives ``[0]`` + the line. Raises ``msgspec.DecodeError`` when the line is not a
+    JSON object."""
     members = _object.decode(line)
     if members.keys() == {"error"}:
         return b"\x01" + bytes(members["error"])
@@ -237,8 +243,10 @@ _ONE_PER_RUN = (
 
 
 def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str) -> None:
-    """Write the capture of one channel: a response record per non-blank input line
-    (re-encoded as rmcp writes it), then the finish record.
+    """Write the capture of one channel.
+
+    A response record per non-blank input line (re-encoded as rmcp writes it), then the
+    finish record.
 
     Raises :class:`BadInput` for a line that is not a JSON object, does not decode as
     the channel's frame, or breaks the channel's sequence rules (a second value on a
@@ -269,8 +277,9 @@ def _encode(lines: Iterable[bytes], name: str, out: Output, kind: Kind, cid: str
 
 
 def _channel_id(text: str) -> str:
-    """``--channel-id``: a string a capture can hold (not empty; UTF-8), so that what
-    ``encode`` writes, ``decode`` reads."""
+    """``--channel-id``: a string a capture can hold.
+
+    Not empty, and UTF-8, so that what ``encode`` writes, ``decode`` reads."""
     if not text:
         raise argparse.ArgumentTypeError("must not be empty: a capture names each channel")
     try:
@@ -370,9 +379,10 @@ def _bench(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit
-    status: 0 on success, 1 for bad input or an I/O error, 2 for a usage error, 130
-    after Ctrl-C, 141 when stdout's reader went away."""
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    0 on success, 1 for bad input or an I/O error, 2 for a usage error, 130 after Ctrl-C,
+    141 when stdout's reader went away."""
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:

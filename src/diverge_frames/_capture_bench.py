@@ -1,5 +1,6 @@
-"""``python -m diverge_frames bench [CAPTURE]``: how fast this install decodes and
-encodes the frames of a capture.
+"""``python -m diverge_frames bench [CAPTURE]``: this install's speed on a capture.
+
+How fast this install decodes and encodes the frames of a capture.
 
 Every channel response of the capture (your own traffic; by default the sample shipped
 in the package) is decoded and encoded by the hot path in use (``IMPLEMENTATION``:
@@ -60,8 +61,10 @@ class _BadCapture(Exception):
 
 @dataclass
 class _Group:
-    """The frames of one kind: payloads, decoded values, and the samples (CPU ns per
-    pass over the group) of decode and encode."""
+    """The frames of one kind, with their timings.
+
+    Payloads, decoded values, and the samples (CPU ns per pass over the group) of decode and
+    encode."""
 
     channel: str
     type: str
@@ -83,8 +86,9 @@ def _codec(frames: Any, kind: str) -> tuple[Callable[[Any], Any], Callable[[Any]
 
 
 def _read(lines: Iterable[bytes], name: str, frames: Any) -> list[_Group]:
-    """The capture's responses grouped by (channel kind, decoded type), in order of
-    first appearance. Raises :class:`_BadCapture`."""
+    """The capture's responses grouped by (channel kind, decoded type).
+
+    Groups come in order of first appearance. Raises :class:`_BadCapture`."""
     groups: dict[tuple[str, str], _Group] = {}
     records = capture.read_capture(lines)
     while True:
@@ -157,8 +161,10 @@ def _figures(ns_per_pass: float, frames: int, size: int) -> dict[str, float]:
 
 
 def result(groups: list[_Group], name: str, rounds: int) -> dict[str, Any]:
-    """The JSON-able result: per kind and in total, ``decode`` / ``encode`` each with
-    ``ns_per_frame`` and ``mb_per_s`` (medians over rounds)."""
+    """The JSON-able result of the timings.
+
+    Per kind and in total, ``decode`` / ``encode`` each with ``ns_per_frame`` and
+    ``mb_per_s`` (medians over rounds)."""
     kinds = []
     total = {"decode": 0.0, "encode": 0.0}
     for g in groups:
@@ -212,10 +218,11 @@ def _table(res: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None, frames: Any = None) -> int:
-    """Run ``bench`` with ``argv``; return the exit status (0, 1 for a bad capture or
-    an output that cannot be written, 2 for a usage error; ``BrokenPipeError`` when
-    stdout's reader went away, which ``python -m diverge_frames`` ends quietly with 141).
-    ``frames``: the hot-path module (default: the one in use)."""
+    """Run ``bench`` with ``argv``; return the exit status.
+
+    0, 1 for a bad capture or an output that cannot be written, 2 for a usage error;
+    ``BrokenPipeError`` when stdout's reader went away, which ``python -m diverge_frames``
+    ends quietly with 141. ``frames``: the hot-path module (default: the one in use)."""
     parser = argparse.ArgumentParser(
         prog="python -m diverge_frames bench",
         description="Time decode and encode of every frame of a capture by this install "

@@ -298,16 +298,18 @@ A read-resource channel: exactly one response, then the finish.
         return df_event(Result, _RESULT_VALUE, value)
 
     def receive_value(self, payload):
-        """:meth:`receive`, returning the decoded value rather than an event: the
-        ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
+        """:meth:`receive`, returning the decoded value rather than an event.
+
+        The value is the ``ReadResourceResult`` (state ``ANSWERED``) or the ``ErrorData`` (state
         ``ERRORED``). The same rules, state changes and errors."""
         cdef bint errored
         return self._take(payload, &errored)
 
     def values(self, payloads):
-        """:meth:`receive_value` over ``payloads``, one as each value is asked for:
-        the one response's value, then ``SequenceError`` if another payload follows.
-        The first payload that raises ends the iterator with that error."""
+        """:meth:`receive_value` over ``payloads``, one as each value is asked for.
+
+        Yields the one response's value, then raises ``SequenceError`` if another payload
+        follows. The first payload that raises ends the iterator with that error."""
         return self._values(payloads)
 
 

@@ -1,5 +1,6 @@
-"""The check encode runs on a value before it writes it (both twins): the value walked
-along its plan (:mod:`diverge_frames._plans`, where the rules are).
+"""The check encode runs on a value before it writes it (both twins).
+
+The value is walked along its plan (:mod:`diverge_frames._plans`, where the rules are).
 
 :func:`check` returns the value itself when it is written as rmcp writes it, or a copy
 made canonical; it raises ``TypeError`` (a member of the wrong Python type, ``None``
@@ -94,8 +95,10 @@ def _json_type(value: Any) -> str:
 
 
 def check(value: Any) -> Any:
-    """``value`` itself when it is written as rmcp writes it, or a copy made canonical
-    (ints in ``f64`` members as floats, the constructors' rules applied again).
+    """``value`` itself when rmcp would write it so, or a canonical copy.
+
+    The copy has ints in ``f64`` members as floats and the constructors' rules applied
+    again.
 
     Raises ``TypeError`` / ``ValueError`` whose message starts with the member's path
     (``$.params.level: ...``). ``value`` must be a struct of :data:`PLANS`.
@@ -197,8 +200,9 @@ def _describe(kind: int, arg: Any) -> str:
 
 
 def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any) -> Any:
-    """``item`` (or its canonical copy) when it fits one of ``alternatives``; the
-    message of a misfit says it expected what ``expected`` (alternatives) describes."""
+    """``item`` (or its canonical copy) when it fits one of ``alternatives``.
+
+    The message of a misfit says it expected what ``expected`` (alternatives) describes."""
     cls = type(item)
     if cls not in _PLAIN and isinstance(item, enum.Enum):
         fixed = _value(item.value, alternatives, path, level, expected)
@@ -248,10 +252,10 @@ def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any)
                 return _struct(item, arg, path, level + 1)
             if kind == KIND_LIST and isinstance(item, (list, tuple)):
                 _depth(path, level + 1)
-                return _array(item, arg, path, level + 1)
+                return _members(item, enumerate(item), list, arg, path, level + 1)
             if kind == KIND_MAP and isinstance(item, dict):
                 _depth(path, level + 1)
-                return _map(item, arg, path, level + 1)
+                return _members(item, item.items(), dict, arg, path, level + 1)
         except _Problem as problem:
             wrong = problem
             if len(alternatives) == 1:
@@ -261,14 +265,29 @@ def _value(item: Any, alternatives: Any, path: _Path, level: int, expected: Any)
     raise _at(path, TypeError, f"expected {_named(expected)}, got {_json_type(item)}")
 
 
-def _array(items: Any, alternatives: Any, path: _Path, level: int) -> Any:
-    fixed: list[Any] | None = None
-    for index, item in enumerate(items):
-        new = _value(item, alternatives, (path, index), level, alternatives)
+def _members(
+    items: Any,
+    pairs: Any,
+    copy: type[list[Any] | dict[str, Any]],
+    alternatives: Any,
+    path: _Path,
+    level: int,
+) -> Any:
+    """The array or map ``items`` itself when each member fits, else a copy made canonical.
+
+    ``pairs``: its (index or key, member) pairs; ``copy``: ``list`` for an array, ``dict``
+    for a map, whose keys must be ``str``. Every member takes ``alternatives``.
+    """
+    keyed = copy is dict
+    fixed: Any = None
+    for key, item in pairs:
+        if keyed:
+            _key(key, path)
+        new = _value(item, alternatives, (path, key), level, alternatives)
         if new is not item:
             if fixed is None:
-                fixed = list(items)
-            fixed[index] = new
+                fixed = copy(items)
+            fixed[key] = new
     return items if fixed is None else fixed
 
 
@@ -276,18 +295,6 @@ def _key(key: Any, path: _Path) -> None:
     """A key of a JSON object (at ``path``) is a ``str``."""
     if type(key) is not str:
         raise _at(path, TypeError, f"a key of type {_json_type(key)} (keys must be str)")
-
-
-def _map(items: dict[Any, Any], alternatives: Any, path: _Path, level: int) -> Any:
-    fixed: dict[str, Any] | None = None
-    for key, item in items.items():
-        _key(key, path)
-        new = _value(item, alternatives, (path, key), level, alternatives)
-        if new is not item:
-            if fixed is None:
-                fixed = dict(items)
-            fixed[key] = new
-    return items if fixed is None else fixed
 
 
 def _depth(path: _Path, level: int) -> None:
@@ -341,8 +348,9 @@ def _json(item: Any, path: _Path, level: int, exact_ints: bool = True) -> None:
 
 
 def _payload(value: Any, plan: Plan, changes: dict[str, Any], path: _Path) -> None:
-    """A task's payload member follows its status: the one it names is required, the
-    others are dropped (on the copy)."""
+    """A task's payload member follows its status.
+
+    The one its status names is required, the others are dropped (on the copy)."""
     assert plan.payload is not None
     status_index, by_status, members = plan.payload
     status = changes.get(
@@ -371,14 +379,17 @@ def _named(alternatives: Any) -> str:
 
 
 def unicode_error(value: Any) -> ValueError:
-    """The ``ValueError`` for a value msgspec could not write as UTF-8 (a ``str`` with a
-    lone surrogate, which JSON text cannot hold), naming the first such member."""
+    """The ``ValueError`` for a value msgspec could not write as UTF-8.
+
+    That is a ``str`` with a lone surrogate, which JSON text cannot hold; the error names the
+    first such member."""
     return _lone_surrogate(value, "$") or ValueError("$: a str that is not valid UTF-8")
 
 
 def _lone_surrogate(value: Any, path: str) -> ValueError | None:
-    """The ``ValueError`` naming the first ``str`` in ``value`` (at ``path``) that has
-    a lone surrogate, or None when there is none."""
+    """The ``ValueError`` naming the first ``str`` in ``value`` that has a lone surrogate.
+
+    The member is named by its place under ``path``; None when there is none."""
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         node, path = stack.pop()
@@ -404,9 +415,10 @@ def _lone_surrogate(value: Any, path: str) -> ValueError | None:
 
 
 def _as_rmcp_reads_it(value: Any, wire: str, path: _Path) -> None:
-    """Raise ValueError unless rmcp can read what encode writes of ``value`` (the member
-    ``wire`` of :data:`._exact.rmcp_types.MODEL_MEMBERS`): else rmcp would take the whole
-    notification for a custom one."""
+    """Raise ValueError unless rmcp can read what encode writes of ``value``.
+
+    The member is ``wire`` of :data:`._exact.rmcp_types.MODEL_MEMBERS`; were it unreadable,
+    rmcp would take the whole notification for a custom one."""
     if value is None:
         return
     written = encoder.encode(value)

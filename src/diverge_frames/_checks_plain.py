@@ -43,13 +43,14 @@ __all__ = ["check_plain", "plain_json"]
 
 
 def plain_json(obj: Any) -> bool:
-    """Whether ``obj`` (the plain value of a frame) is plain JSON that
-    :func:`check_plain` passes whatever its class: only ``dict`` with ``str`` keys,
-    ``list``, ``tuple``, ``str``, ``bool``, ``None``, finite ``float`` and ``int`` in
-    serde_json's range, nested at most :data:`MAX_DEPTH` levels. Stricter than
-    :func:`check_plain` (an enum member, a wide int in an ``f64`` member answer False)
-    and without paths, to skip it at the cost of a walk without Python calls; a lone
-    surrogate is left to the writing of the JSON (:func:`unicode_error`)."""
+    """Whether ``obj`` (the plain value of a frame) passes :func:`check_plain` whatever its class.
+
+    That is plain JSON: only ``dict`` with ``str`` keys, ``list``, ``tuple``, ``str``,
+    ``bool``, ``None``, finite ``float`` and ``int`` in serde_json's range, nested at most
+    :data:`MAX_DEPTH` levels. Stricter than :func:`check_plain` (an enum member, a wide int
+    in an ``f64`` member answer False) and without paths, to skip it at the cost of a walk
+    without Python calls; a lone surrogate is left to the writing of the JSON
+    (:func:`unicode_error`)."""
     layer, level = [obj], 1  # level by level: no tuple a node
     while layer:
         below: list[Any] = []
@@ -81,13 +82,13 @@ def plain_json(obj: Any) -> bool:
 
 
 def check_plain(obj: Any, cls: type) -> None:
-    """Raise ``TypeError`` / ``ValueError`` (worded and placed as :func:`check` words
-    them) when ``obj``, the plain Python value of a frame of class ``cls`` (dicts keyed
-    by wire names, lists, scalars), holds what :func:`check` refuses in a value of
-    ``cls`` because it has no JSON that rmcp reads back as it: a NaN or an infinity, an
-    object that is no JSON value (``bytes``, a set, ...), a key that is no ``str``, a
-    lone surrogate, an integer beyond serde_json's range in a free-form member, nesting
-    past :data:`MAX_DEPTH` (a cycle included).
+    """Raise what :func:`check` raises when ``obj`` holds what has no JSON that rmcp reads back.
+
+    ``obj`` is the plain Python value of a frame of class ``cls`` (dicts keyed by wire names,
+    lists, scalars); the ``TypeError`` / ``ValueError`` is worded and placed as :func:`check`
+    words it. Refused: a NaN or an infinity, an object that is no JSON value (``bytes``, a
+    set, ...), a key that is no ``str``, a lone surrogate, an integer beyond serde_json's
+    range in a free-form member, nesting past :data:`MAX_DEPTH` (a cycle included).
 
     What has JSON is left to the reading of that JSON (a member of the wrong type, a
     number out of a typed member's range, a string outside an enum), as are unknown
@@ -107,9 +108,10 @@ def check_plain(obj: Any, cls: type) -> None:
 
 
 def _plain(item: Any, alternatives: Any, path: str, level: int, strict: bool) -> None:
-    """:func:`check_plain` of ``item``, a member that takes ``alternatives`` (at
-    ``level``: the nesting level of the object or array that holds it); ``strict``:
-    every problem :func:`check` finds, not only a want of JSON."""
+    """:func:`check_plain` of ``item``, a member that takes ``alternatives``.
+
+    ``level`` is the nesting level of the object or array that holds it; ``strict``: every
+    problem :func:`check` finds, not only a want of JSON."""
     cls = type(item)
     if not strict and (
         cls is str
@@ -189,9 +191,10 @@ def _mistyped(item: Any, alternatives: Any, path: str, level: int) -> bool:
 
 
 def _struct_for(obj: dict[Any, Any], alternatives: Any) -> Plan | None:
-    """The plan of the struct class among ``alternatives`` that the plain object
-    ``obj`` stands for: the one its tag names (``method``), else the first with a member
-    of each of its keys, else the first."""
+    """The plan of the struct class among ``alternatives`` that the plain object ``obj`` stands for.
+
+    The one its tag names (``method``), else the first with a member of each of its keys,
+    else the first."""
     plans: list[Plan] = [arg for kind, arg in alternatives if kind == KIND_STRUCT]
     if len(plans) < 2:
         return plans[0] if plans else None

@@ -1,5 +1,7 @@
-"""The command line's plumbing, shared by its subcommands: one-line messages, the exit
-statuses, a stdout that reports a failed write, inputs that report a failed read.
+"""The command line's plumbing, shared by its subcommands.
+
+One-line messages, the exit statuses, a stdout that reports a failed write, inputs that
+report a failed read.
 
 Every message is one line: line breaks and other control characters in it are escaped
 (``\\n``, ``\\x85``, ``\\u2028``). A closed pipe (``BrokenPipeError``) is never turned
@@ -36,8 +38,9 @@ _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
 def line_size(text: str) -> int:
-    """``--max-line-size``: a number of bytes, at least 1, with an optional binary
-    unit (``64M``, ``512k``, ``1G``); raises ``ValueError`` for anything else."""
+    """``--max-line-size``: a number of bytes, at least 1, with an optional binary unit.
+
+    The units are as in ``64M``, ``512k``, ``1G``; raises ``ValueError`` for anything else."""
     digits = text.strip().lower().removesuffix("ib").removesuffix("b")
     unit = digits[-1:] if digits[-1:] in ("k", "m", "g") else ""
     number = digits[: len(digits) - len(unit)]
@@ -85,8 +88,9 @@ def os_reason(exc: OSError) -> str:
 
 
 class Output:
-    """stdout for the commands: a write that fails raises :class:`WriteError`, except
-    for a closed pipe (``BrokenPipeError``, handled by ``__main__.main``)."""
+    """stdout for the commands: a write that fails raises :class:`WriteError`.
+
+    A closed pipe is the exception (``BrokenPipeError``, handled by ``__main__.main``)."""
 
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
@@ -129,9 +133,11 @@ def add_max_line_size(parser: argparse.ArgumentParser) -> None:
 
 
 def read_lines(stream: IO[bytes], name: str, max_line: int = MAX_LINE_SIZE) -> Iterator[bytes]:
-    """The lines of ``stream``; a read that fails raises :class:`BadInput` naming the
-    last line read, and so does a line longer than ``max_line`` bytes (its newline not
-    counted), naming it, before more than ``max_line + 1`` bytes of it are read."""
+    """The lines of ``stream``, each at most ``max_line`` bytes.
+
+    A read that fails raises :class:`BadInput` naming the last line read, and so does a line
+    longer than ``max_line`` bytes (its newline not counted), naming it, before more than
+    ``max_line + 1`` bytes of it are read."""
     number = 0
     while True:
         try:
@@ -150,10 +156,11 @@ def read_lines(stream: IO[bytes], name: str, max_line: int = MAX_LINE_SIZE) -> I
 
 
 class Input:
-    """A binary line source and its name for messages (a path, ``<stdin>``, or the
-    shipped sample), its lines at most ``max_line`` bytes. Raises :class:`BadInput`
-    when a file cannot be opened; :meth:`lines` raises it when a read fails or a line
-    is longer."""
+    """A binary line source and its name for messages.
+
+    The name is a path, ``<stdin>``, or the shipped sample; its lines are at most
+    ``max_line`` bytes. Raises :class:`BadInput` when a file cannot be opened; :meth:`lines`
+    raises it when a read fails or a line is longer."""
 
     def __init__(self, path: str | None, default: str, max_line: int = MAX_LINE_SIZE) -> None:
         self._file: IO[bytes] | None = None
@@ -184,8 +191,9 @@ class Input:
 
 
 def stdout_to_devnull() -> None:
-    """Point stdout at devnull, so that the interpreter's final flush does not fail again
-    (after a closed pipe or a failed write: what was not written is dropped)."""
+    """Point stdout at devnull, so that the interpreter's final flush does not fail again.
+
+    Used after a closed pipe or a failed write: what was not written is dropped."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,5 +1,7 @@
-"""``convert``, ``to_builtins`` and ``json_schema``: the public types to and from plain
-Python values, in msgspec's spirit, and their JSON Schema.
+"""``convert``, ``to_builtins`` and ``json_schema``: the public types as plain values.
+
+The public types to and from plain Python values, in msgspec's spirit, and their JSON
+Schema.
 
 Both directions go through the codec itself, so that they say what the channels say:
 :func:`convert` reads the JSON of ``obj`` as ``decode`` reads a frame (rmcp's reading:
@@ -49,10 +51,11 @@ _Step = tuple[str, str, bool, type]
 
 @functools.cache
 def _positions() -> dict[type, tuple[type, tuple[_Step, ...]]]:
-    """Each struct class a frame holds -> ``(the frame's class, the path to it)``, a path
-    being ``(attribute, wire name, in a list, the class there)`` steps; the first place
-    found, and only where every other member on the way is optional (so that it stands
-    alone there)."""
+    """Each struct class a frame holds -> ``(the frame's class, the path to it)``.
+
+    A path is ``(attribute, wire name, in a list, the class there)`` steps; the first place
+    found, and only where every other member on the way is optional (so that it stands alone
+    there)."""
     found: dict[type, tuple[type, tuple[_Step, ...]]] = {}
     todo: list[tuple[type, type, tuple[_Step, ...]]] = [(cls, cls, ()) for cls in _TOP]
     while todo:
@@ -102,9 +105,10 @@ def convert(obj: Any, type: builtins.type[_T]) -> _T: ...
 @overload
 def convert(obj: Any, type: Any) -> Any: ...
 def convert(obj: Any, type: Any) -> Any:
-    """``obj`` (plain Python: dicts with str keys, lists or tuples, str, int, float,
-    bool, None, enum members) as a value of ``type``, exactly as ``decode`` reads the
-    JSON of ``obj``.
+    """``obj`` as a value of ``type``, exactly as ``decode`` reads the JSON of ``obj``.
+
+    ``obj`` is plain Python: dicts with str keys, lists or tuples, str, int, float, bool,
+    None, enum members.
 
     ``type``: :data:`~diverge_frames.types.ServerNotification`,
     :data:`~diverge_frames.types.TypedNotification`,
@@ -147,8 +151,9 @@ def convert(obj: Any, type: Any) -> Any:
 
 
 def _meant(frame: Any, classes: tuple[type, ...], top: type, path: tuple[_Step, ...]) -> type:
-    """The class of the frame ``frame`` (plain) as the caller means it: the frame's
-    class of a member, the class a union names by ``method``, else custom."""
+    """The class of the frame ``frame`` (plain) as the caller means it.
+
+    The frame's class of a member, the class a union names by ``method``, else custom."""
     if path or len(classes) == 1:
         return top
     method = frame.get("method") if isinstance(frame, dict) else None
@@ -162,10 +167,11 @@ _BY_METHOD: dict[str, type] = {cast(Any, cls).method: cls for cls in t.TYPED_NOT
 
 
 def _refuse(frame: Any, cls: type, path: tuple[_Step, ...]) -> None:
-    """Raise ``msgspec.ValidationError`` when the plain frame ``frame`` holds what
-    ``encode`` refuses in a value of ``cls`` for want of JSON
-    (:func:`._checks_plain.check_plain`), worded as encode words it, the path relative to
-    the member at ``path``."""
+    """Raise ``msgspec.ValidationError`` where ``encode`` would refuse ``frame`` for want of JSON.
+
+    The plain frame ``frame`` is checked as a value of ``cls``
+    (:func:`._checks_plain.check_plain`), worded as encode words it, the path relative to the
+    member at ``path``."""
     try:
         check_plain(frame, cls)
     except (TypeError, ValueError) as exc:
@@ -173,8 +179,9 @@ def _refuse(frame: Any, cls: type, path: tuple[_Step, ...]) -> None:
 
 
 def _relative(text: str, path: tuple[_Step, ...]) -> str:
-    """Encode's message ``text`` (``$.params.level: ...``) with its path made relative
-    to the member at ``path``."""
+    """Encode's message ``text`` with its path made relative to the member at ``path``.
+
+    ``text`` reads as ``$.params.level: ...``."""
     prefix = _wire_path(path)
     return "$" + text[len(prefix) :] if path and text.startswith(prefix) else text
 
@@ -205,8 +212,9 @@ def _read(body: bytes, classes: tuple[_type, ...], top: _type, path: tuple[_Step
 
 
 def _why_custom(body: bytes, path: tuple[_Step, ...], classes: tuple[type, ...]) -> str:
-    """Why decode read as custom what was asked for as a typed notification (or a part
-    of one): msgspec's reason for the typed class, at its path relative to ``obj``."""
+    """Why decode read as custom what was asked for as a typed notification (or a part of one).
+
+    msgspec's reason for the typed class, at its path relative to ``obj``."""
     typed = classes[0] if not path and len(classes) == 1 else t.TypedNotification
     if path:
         typed = _positions()[classes[0]][0]
@@ -252,11 +260,12 @@ def _unwrap(value: Any, path: tuple[_Step, ...]) -> Any:
 
 
 def to_builtins(value: Any) -> Any:
-    """The JSON value ``encode`` writes for ``value`` (a public struct), as plain Python
-    (``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``), member order
-    kept. A value that is a member of a frame (params, a contents item) gives what
-    encode writes for it inside its frame; list-changed params without ``_meta``,
-    which rmcp does not write, give ``{}``.
+    """The JSON value ``encode`` writes for ``value`` (a public struct), as plain Python.
+
+    That is ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``, member order
+    kept. A value that is a member of a frame (params, a contents item) gives what encode
+    writes for it inside its frame; list-changed params without ``_meta``, which rmcp does
+    not write, give ``{}``.
 
     Raises what ``encode`` raises: ``TypeError`` / ``ValueError`` naming the member
     (``$.level: ...``, relative to ``value``), ``TypeError`` for a value that is no
@@ -294,9 +303,11 @@ def to_builtins(value: Any) -> Any:
 
 
 def json_schema(type: Any = t.ServerNotification) -> dict[str, Any]:
-    """A JSON Schema (2020-12, as ``msgspec.json.schema`` writes it: the shapes in
-    ``$defs``) of a public type: :data:`~diverge_frames.types.ServerNotification` (the
-    default), :data:`~diverge_frames.types.TypedNotification`,
+    """A JSON Schema (2020-12, as ``msgspec.json.schema`` writes it) of a public type.
+
+    The shapes are in ``$defs``. The type is
+    :data:`~diverge_frames.types.ServerNotification` (the default),
+    :data:`~diverge_frames.types.TypedNotification`,
     :class:`~diverge_frames.types.ReadResourceResult`,
     :class:`~diverge_frames.types.ErrorData`, or a public struct class.
 

@@ -1,10 +1,13 @@
-"""The words of the sequence rules, shared by both channel twins: the channel's state,
-the events, the ends returned as cached instances, and the ``SequenceError`` messages.
+"""The words of the sequence rules, shared by both channel twins.
 
-Everything public here is public as :mod:`diverge_frames.channel`'s (``__module__``
-says so, for ``help()``, documentation tools and pickles); the twins are
-``_channel_py`` (the readable reference) and ``_channel_c`` (compiled), which
-:mod:`diverge_frames.channel` chooses between.
+The channel's state, the events, the ends returned as cached instances, and the
+``SequenceError`` messages.
+
+Its classes are public as :mod:`diverge_frames.channel`'s (``__module__`` says so, for
+``help()``, documentation tools and pickles), and listed in that module's ``__all__``
+alone; the rest (``ENDED``, the cached ends, the messages, ``limited``) is the twins'
+and takes no list of its own. The twins are ``_channel_py`` (the readable reference)
+and ``_channel_c`` (compiled), which :mod:`diverge_frames.channel` chooses between.
 """
 
 from __future__ import annotations
@@ -19,30 +22,11 @@ from .types import ErrorData, ReadResourceResult, ServerNotification
 
 _T = TypeVar("_T")
 
-__all__ = [
-    "ChannelState",
-    "ENDED",
-    "Notification",
-    "Result",
-    "Error",
-    "Finished",
-    "NotServed",
-    "Aborted",
-    "NotificationEvent",
-    "ReadResourceEvent",
-    "EndEvent",
-    "FINISHED",
-    "NOT_SERVED",
-    "ABORTED",
-    "refused",
-    "already_ended",
-    "limited",
-]
-
 
 def _public(cls: type[_T]) -> type[_T]:
-    """Name :mod:`diverge_frames.channel` as the home of ``cls`` (once it is built: the
-    dataclass decorator reads the module it was written in)."""
+    """Name :mod:`diverge_frames.channel` as the home of ``cls``.
+
+    Done once it is built: the dataclass decorator reads the module it was written in."""
     cls.__module__ = "diverge_frames.channel"
     return cls
 
@@ -70,8 +54,9 @@ class ChannelState(enum.Enum):
 
     @property
     def ended(self) -> bool:
-        """``True`` for ``FINISHED``, ``NOT_SERVED`` and ``ABORTED``: nothing more may
-        be fed to the channel, not even :meth:`~NotificationChannel.abort`."""
+        """``True`` for ``FINISHED``, ``NOT_SERVED`` and ``ABORTED``.
+
+        Nothing more may be fed to the channel, not even :meth:`~NotificationChannel.abort`."""
         return self in ENDED
 
 
@@ -146,8 +131,9 @@ ABORTED = Aborted()
 
 
 def refused(response: str, state: ChannelState) -> SequenceError:
-    """The error for ``response`` (e.g. ``"a notification channel response"``)
-    arriving in ``state``, any state but ``OPEN``."""
+    """The error for ``response`` arriving in ``state``, any state but ``OPEN``.
+
+    ``response`` names it, e.g. ``"a notification channel response"``."""
     if state is ChannelState.ERRORED:
         why = "after the error, which is the last response"
     elif state is ChannelState.ANSWERED:
@@ -158,15 +144,17 @@ def refused(response: str, state: ChannelState) -> SequenceError:
 
 
 def already_ended(action: str, state: ChannelState) -> SequenceError:
-    """The error for ``action`` (``"finish"`` or ``"abort"``) on a channel that ended
-    (``state`` one of :data:`ENDED`)."""
+    """The error for ``action`` (``"finish"`` or ``"abort"``) on a channel that ended.
+
+    ``state`` is one of :data:`ENDED`."""
     return SequenceError(f"{action} on a channel that already ended ({state.name})")
 
 
 def limited(decode: Callable[[Any], Any], max_payload_size: int | None) -> Callable[[Any], Any]:
-    """``decode``, refusing a payload longer than ``max_payload_size`` bytes with
-    :class:`~diverge_frames.errors.PayloadTooLargeError` before it is read (``decode``
-    itself when there is no limit). The channels' ``max_payload_size``."""
+    """``decode``, refusing a payload longer than ``max_payload_size`` bytes before it is read.
+
+    The refusal is :class:`~diverge_frames.errors.PayloadTooLargeError`; ``decode`` itself
+    when there is no limit. The channels' ``max_payload_size``."""
     if max_payload_size is None:
         return decode
     if type(max_payload_size) is not int or max_payload_size < 1:

@@ -1,5 +1,6 @@
-"""The rules encode checks a value against before it writes it, as plans: rmcp 3.1.4's
-types and ranges for every member of every public type.
+"""The rules encode checks a value against before it writes it, as plans.
+
+rmcp 3.1.4's types and ranges for every member of every public type.
 
 A value that passes is written as exactly the bytes rmcp writes for it (rmcp reads them
 back as the same variant and writes the same bytes); any other raises ``TypeError`` (a

@@ -52,7 +52,9 @@ def on_fresh_stack() -> bool:
 
 
 def within_openings(body: Any) -> tuple[Any, bool]:
-    """``(body, False)`` when the bytes-like ``body`` holds at most
+    """``body`` cut before its opening past ``MSGSPEC_MESSAGE_OPENINGS``, and whether it was cut.
+
+    ``(body, False)`` when the bytes-like ``body`` holds at most
     ``MSGSPEC_MESSAGE_OPENINGS`` ``[`` and ``{`` bytes (strings included), else
     ``(prefix, True)``: the body up to its next one. A reader that stops with an error
     inside the prefix stops there in the whole body too, having nested no deeper than
@@ -76,11 +78,12 @@ def within_openings(body: Any) -> tuple[Any, bool]:
 def run_fresh(
     decode: Callable[[Any], T], payload: Any, expected: tuple[str, str]
 ) -> tuple[bool, T | BaseException]:
-    """``decode(payload)`` run again on a new thread's stack: ``(True, value)``, or
-    ``(False, exception)`` for the caller to raise (so that no frame of this module,
-    which holds the payload, is in its traceback). ``expected`` names what tags 0 and 1
-    announce, for the FrameBodyError given when the run runs out of depth there too (or
-    no thread can be started)."""
+    """``decode(payload)`` run again on a new thread's stack.
+
+    Returns ``(True, value)``, or ``(False, exception)`` for the caller to raise (so that no
+    frame of this module, which holds the payload, is in its traceback). ``expected`` names
+    what tags 0 and 1 announce, for the FrameBodyError given when the run runs out of depth
+    there too (or no thread can be started)."""
     if _state.fresh:
         return False, _too_deep(payload, expected)
     outcome: list[tuple[bool, Any]] = []

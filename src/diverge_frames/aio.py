@@ -1,6 +1,7 @@
-"""Async on top of :mod:`diverge_frames.channel`: channels as async iterators, under
-asyncio, trio, or anyio on either of its backends (nothing here uses an event loop's
-API: only async iteration and the source's ``aclose()``).
+"""Async on top of :mod:`diverge_frames.channel`: channels as async iterators.
+
+Under asyncio, trio, or anyio on either of its backends (nothing here uses an event
+loop's API: only async iteration and the source's ``aclose()``).
 
 A *source* is any async iterable of channel response payloads (``bytes``,
 ``bytearray`` or ``memoryview``), one item per channel response. Its clean end
@@ -49,6 +50,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
+from ._names import public_dir
 from .channel import NotificationChannel, NotServed, OneShotChannel
 from .types import ErrorData, ReadResourceResult, ServerNotification
 
@@ -64,23 +66,23 @@ __all__ = [
 Payload = bytes | bytearray | memoryview
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 class AskError(Exception):
-    """Base class of how an ask can end without what was asked for: not served
-    (:class:`NotServedError`), or answered with the MCP server's error
-    (:class:`NotificationStreamError`, :class:`ReadResourceError`, each with
-    ``.error``). A bad payload is a :class:`~diverge_frames.errors.FrameError`
-    instead, and what the source raises is re-raised as it is."""
+    """Base class of how an ask can end without what was asked for.
+
+    Not served (:class:`NotServedError`), or answered with the MCP server's error
+    (:class:`NotificationStreamError`, :class:`ReadResourceError`, each with ``.error``). A
+    bad payload is a :class:`~diverge_frames.errors.FrameError` instead, and what the source
+    raises is re-raised as it is."""
 
 
 class NotServedError(AskError):
-    """The channel finished with no channel response before the finish: the proxy (or
-    client) did not serve the ask. Per protocol 2.3.0 this is the only meaning of an
-    empty, cleanly closed channel, so it is raised rather than reported as an empty
+    """The ask was not served: the channel finished with no channel response before it.
+
+    The proxy (or client) did not serve the ask. Per protocol 2.3.0 this is the only meaning
+    of an empty, cleanly closed channel, so it is raised rather than reported as an empty
     stream. ``kind`` is ``"notifications"`` or ``"read-resource"``."""
 
     def __init__(self, kind: str) -> None:
@@ -113,8 +115,9 @@ class ReadResourceError(AskError):
 
 
 def _iterate(payloads: Any) -> Any:
-    """``payloads.__aiter__()``; a ``TypeError`` naming what was given when it is no
-    async iterable (a list, a plain iterator, a coroutine)."""
+    """``payloads.__aiter__()``, or a ``TypeError`` when it is no async iterable.
+
+    The ``TypeError`` names what was given (a list, a plain iterator, a coroutine)."""
     aiter = getattr(type(payloads), "__aiter__", None)
     if aiter is None:
         raise TypeError(
@@ -176,8 +179,10 @@ async def read_resource(
     decode: Callable[[Payload], Any] | None = None,
     max_payload_size: int | None = None,
 ) -> ReadResourceResult:
-    """Await a read-resource channel's one response and its finish. ``decode`` and
-    ``max_payload_size`` are passed to :class:`~diverge_frames.channel.OneShotChannel`.
+    """Await a read-resource channel's one response and its finish.
+
+    ``decode`` and ``max_payload_size`` are passed to
+    :class:`~diverge_frames.channel.OneShotChannel`.
 
     Returns the :class:`~diverge_frames.types.ReadResourceResult`. Raises
     :class:`ReadResourceError` (``.error``) for an error response,

@@ -15,11 +15,12 @@ know are ignored; blank lines are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Literal
 
 import msgspec
 
+from ._names import public_dir
 from ._wire import DECODE_ERRORS
 
 #: What reading a line as JSON raises for a line that is not JSON.
@@ -39,9 +40,7 @@ __all__ = [
 ]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: The channel kinds a capture can hold: the MCP notification channel and the
@@ -113,8 +112,9 @@ def read_capture(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Record]]:
 
 
 def _invalid(record: Record) -> str | None:
-    """What makes a decoded ``record`` invalid beyond its types, or ``None``: the rules
-    of a record that msgspec's types do not say."""
+    """What makes a decoded ``record`` invalid beyond its types, or ``None``.
+
+    The rules of a record that msgspec's types do not say."""
     if not record.channel:
         return "empty channel id - at `$.channel`"
     events = (record.payload is not None) + record.finish + record.abort
@@ -157,8 +157,9 @@ def encode_record(record: Record) -> bytes:
 
 
 def write_record(out: IO[bytes], record: Record) -> None:
-    """Write ``record`` as one line to the binary stream ``out``; raises as
-    :func:`encode_record` does, writing nothing then."""
+    """Write ``record`` as one line to the binary stream ``out``.
+
+    Raises as :func:`encode_record` does, writing nothing then."""
     out.write(encode_record(record))
 
 
@@ -168,8 +169,9 @@ def _valid(record: Record) -> Record:
 
 
 def response(channel: str, kind: Kind, payload: bytes | bytearray | memoryview) -> Record:
-    """A channel response record carrying ``payload`` (copied to ``bytes``); raises
-    ``ValueError`` as :func:`encode_record` does (e.g. for an empty ``channel``)."""
+    """A channel response record carrying ``payload`` (copied to ``bytes``).
+
+    Raises ``ValueError`` as :func:`encode_record` does (e.g. for an empty ``channel``)."""
     return _valid(Record(channel=channel, kind=kind, payload=bytes(payload)))
 
 
@@ -179,6 +181,7 @@ def finish(channel: str, kind: Kind) -> Record:
 
 
 def abort(channel: str, kind: Kind) -> Record:
-    """The abort record: the channel ended abruptly (no finish); raises as
-    :func:`response`."""
+    """The abort record: the channel ended abruptly (no finish).
+
+    Raises as :func:`response`."""
     return _valid(Record(channel=channel, kind=kind, abort=True))

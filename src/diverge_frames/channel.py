@@ -73,7 +73,7 @@ from ._events import (
     Result,
 )
 from ._impl import NO_EXTENSIONS
-from ._wire import Payload  # noqa: F401 - defined here before, kept for importers
+from ._wire import Payload  # noqa: F401 - re-exported: importers name it from here
 from .errors import SequenceError
 
 __all__ = [
@@ -218,10 +218,11 @@ class NotificationSubscription:
         raise SequenceError(f"no notification ask is due ({state.name})")
 
     def stream_ended(self) -> None:
-        """Record that the open ask's channel ended, however it ended (finish, not
-        served, error then finish, abort). The next ask is due on the next
-        ``/requests`` connection. Raises :class:`~diverge_frames.errors.SequenceError`
-        when no ask is open."""
+        """Record that the open ask's channel ended, however it ended.
+
+        Finish, not served, error then finish, abort: the next ask is due on the next
+        ``/requests`` connection. Raises :class:`~diverge_frames.errors.SequenceError` when no ask
+        is open."""
         with self._lock:
             state = self._state
             if state is SubscriptionState.OPEN:
@@ -230,8 +231,9 @@ class NotificationSubscription:
         raise SequenceError(f"no notification ask is open ({state.name})")
 
     def connection_opened(self) -> None:
-        """Record that a new ``/requests`` connection opened. After an ended channel
-        this makes the ask due; otherwise it changes nothing."""
+        """Record that a new ``/requests`` connection opened.
+
+        After an ended channel this makes the ask due; otherwise it changes nothing."""
         with self._lock:
             if self._state is SubscriptionState.AWAITING_CONNECTION:
                 self._state = SubscriptionState.DUE

@@ -8,7 +8,10 @@ wants "bad input" catches :class:`FrameError` (or ``ValueError``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+from ._names import public_dir
 
 __all__ = [
     "FrameError",
@@ -20,9 +23,7 @@ __all__ = [
 ]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 class FrameError(ValueError):
@@ -83,9 +84,11 @@ class FrameBodyError(FrameError):
 
     @classmethod
     def from_exception(cls, tag: int, expected: str, exc: BaseException) -> FrameBodyError:
-        """Build from a msgspec ``DecodeError`` / ``ValidationError``, a
-        ``UnicodeDecodeError`` (what msgspec before 0.23 raises for invalid UTF-8, worded as
-        msgspec 0.23 words it) or a ``RecursionError``."""
+        """Build from the error a decoder raised on the body.
+
+        That is a msgspec ``DecodeError`` / ``ValidationError``, a ``UnicodeDecodeError``
+        (what msgspec before 0.23 raises for invalid UTF-8, worded as msgspec 0.23 words
+        it) or a ``RecursionError``."""
         if isinstance(exc, RecursionError):
             return cls(tag, expected, "JSON nested too deeply")
         if isinstance(exc, UnicodeDecodeError):
@@ -101,10 +104,11 @@ class FrameBodyError(FrameError):
 
 
 class PayloadTooLargeError(FrameError):
-    """A channel payload longer than the channel's ``max_payload_size`` (in bytes, the
-    tag byte counted): refused before it is read. ``size`` and ``limit`` are the two
-    lengths. rmcp sets no such limit; a relay that takes frames from a peer it does not
-    trust sets one (see :class:`~diverge_frames.channel.NotificationChannel`)."""
+    """A channel payload longer than the channel's ``max_payload_size``, refused before it is read.
+
+    The length is in bytes, the tag byte counted; ``size`` and ``limit`` are the two lengths.
+    rmcp sets no such limit; a relay that takes frames from a peer it does not trust sets one
+    (see :class:`~diverge_frames.channel.NotificationChannel`)."""
 
     kind: ClassVar[str] = "too_large"
 
@@ -118,8 +122,10 @@ class PayloadTooLargeError(FrameError):
 
 
 class SequenceError(FrameError):
-    """An event the sequence rules forbid: a channel response after the error or the
-    finish, a second response on a one-shot channel, a finish twice, anything after an
-    abort; or, on the proxy's side, an ask that is not due. The state is unchanged."""
+    """An event the sequence rules forbid; the state is unchanged.
+
+    A channel response after the error or the finish, a second response on a one-shot
+    channel, a finish twice, anything after an abort; or, on the proxy's side, an ask that is
+    not due."""
 
     kind: ClassVar[str] = "sequence"

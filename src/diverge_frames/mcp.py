@@ -1,5 +1,6 @@
-"""A bridge to the official MCP Python SDK's types (``mcp.types``, PyPI ``mcp`` 2.x):
-:func:`to_mcp` and :func:`from_mcp`.
+"""A bridge to the official MCP Python SDK's types: :func:`to_mcp` and :func:`from_mcp`.
+
+The SDK's types are ``mcp.types``, PyPI ``mcp`` 2.x.
 
 Needs the SDK: ``pip install "diverge-frames[mcp]"``. Both directions go through the
 JSON the channels carry, so that what crosses is what rmcp writes and reads:
@@ -36,11 +37,13 @@ SDK model with no counterpart here (requests, other results, client notification
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, overload
 
 from . import notifications, read_resource
 from . import types as t
 from ._convert import convert, to_builtins
+from ._names import public_dir
 
 try:
     import mcp.types as _sdk
@@ -52,9 +55,7 @@ except ImportError as _missing:  # pragma: no cover - the extra not installed
 __all__ = ["to_mcp", "from_mcp", "SDK_CLASSES"]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: Our class -> the ``mcp.types`` class of the same MCP type.
@@ -152,10 +153,11 @@ def to_mcp(value: t.CustomNotification | t.TasksNotification) -> _sdk.JSONRPCNot
 @overload
 def to_mcp(value: t.NotificationParams) -> _sdk.NotificationParams: ...
 def to_mcp(value: Any) -> Any:
-    """The ``mcp.types`` model of ``value`` (any public struct of
-    :mod:`diverge_frames.types` but rmcp's task params): the SDK class of the same MCP
-    type (:data:`SDK_CLASSES`), or a ``JSONRPCNotification`` for a custom notification
-    and rmcp's ``notifications/tasks``. Only the members ``encode`` writes are set.
+    """The ``mcp.types`` model of ``value``, with only the members ``encode`` writes set.
+
+    ``value`` is any public struct of :mod:`diverge_frames.types` but rmcp's task params. The
+    model is the SDK class of the same MCP type (:data:`SDK_CLASSES`), or a
+    ``JSONRPCNotification`` for a custom notification and rmcp's ``notifications/tasks``.
 
     Raises what ``encode`` raises for a value it refuses (``TypeError`` /
     ``ValueError`` naming the member), ``pydantic.ValidationError`` when the SDK model
@@ -248,8 +250,9 @@ def from_mcp(obj: _sdk.JSONRPCNotification) -> t.ServerNotification: ...
 @overload
 def from_mcp(obj: _sdk.NotificationParams) -> t.NotificationParams: ...
 def from_mcp(obj: Any) -> Any:
-    """Our value of an ``mcp.types`` model, as ``decode`` reads the JSON of the members
-    set in it (:func:`diverge_frames.convert`): a notification model (or a
+    """Our value of an ``mcp.types`` model, as ``decode`` reads the JSON of the members set in it.
+
+    As :func:`diverge_frames.convert` reads it: a notification model (or a
     ``JSONRPCNotification``) gives a :data:`~diverge_frames.types.ServerNotification`,
     typed or custom as rmcp reads it; ``ReadResourceResult`` and ``ErrorData`` theirs;
     params, contents items and the subscription filter their classes here.

@@ -16,15 +16,14 @@ from collections.abc import Callable
 from . import _wire
 from ._docs import document
 from ._impl import frames as _frames
+from ._names import public_dir
 from ._wire import Payload
 from .types import ErrorData, ReadResourceResult
 
 __all__ = ["decode", "encode", "TAG_RESULT", "TAG_ERROR"]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: Tag byte of a result frame.

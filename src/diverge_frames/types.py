@@ -23,6 +23,7 @@ checker). :class:`CustomNotification` carries its ``method`` as an ordinary fiel
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
@@ -47,6 +48,7 @@ from ._input_requests import (
     ToolChoice,
     ToolChoiceMode,
 )
+from ._names import public_dir
 
 __all__ = [
     "I32",
@@ -115,9 +117,7 @@ __all__ = [
 ]
 
 
-def __dir__() -> list[str]:
-    """The public names (``__all__``), not the module's helpers."""
-    return list(__all__)
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 
 #: JSON-RPC error code: rmcp ``ErrorCode(i32)``.
