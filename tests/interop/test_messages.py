@@ -46,3 +46,30 @@ def test_not_bytes_like_worded_alike(twins: tuple[ModuleType, ModuleType], paylo
                 decode(payload)
             messages.append(str(info.value))
     assert messages == [f"a bytes-like object is required, not '{type(payload).__name__}'"] * 4
+
+
+#: Numbers serde_json reads otherwise than msgspec (``-0`` and integers beyond 64 bits
+#: as floats), a plain one among them.
+_NUMBERS = [b"-0", b"1" + b"0" * 39, b"-1" + b"0" * 25, b"18446744073709551616", b"1e5", b"7"]
+#: Where a number meets a typed member, with a syntax error after it.
+_BROKEN = [
+    ("notifications", b'\x01{"code":%s,"message":"m",}'),
+    ("notifications", b'\x01{"code":%s,"message":"m"'),
+    ("notifications", b'\x01{"message":"m","code":%s,"data":[1,]}'),
+    ("read-resource", b'\x00{"contents":[],"ttlMs":%s,}'),
+    ("read-resource", b'\x01{"code":%s,"message":"m","data":tru}'),
+    ("notifications", b'\x00{"method":"notifications/progress","params":{"progressToken":%s,"progress":1,]}'),
+]
+
+
+@pytest.mark.parametrize("number", _NUMBERS)
+@pytest.mark.parametrize(("channel", "shape"), _BROKEN)
+def test_a_number_before_a_syntax_error_is_worded_alike(
+    twins: tuple[ModuleType, ModuleType], channel: str, shape: bytes, number: bytes
+) -> None:
+    """serde_json meets the number's type before the syntax error after it: both twins
+    word what msgspec says of the number as serde_json reads it."""
+    case = Case("broken", channel, shape % number)
+    py, c = (ours(frames, case) for frames in twins)
+    assert py.verdict == c.verdict == "body"
+    assert py.error == c.error

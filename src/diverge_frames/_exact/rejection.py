@@ -52,6 +52,10 @@ def rejection(
     """
     if exc is None:
         exc = _msgspec_error(body, tag, expected) or failed
+    elif not isinstance(exc, FrameBodyError) and _MAYBE_HARD(within_openings(body)[0]):
+        # The twin's error came from the body as written: a number serde_json reads
+        # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
+        exc = _msgspec_error(body, tag, expected) or exc
     if isinstance(exc, FrameBodyError):
         return exc
     if exc is not None:
