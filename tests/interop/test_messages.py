@@ -58,7 +58,10 @@ _BROKEN = [
     ("notifications", b'\x01{"message":"m","code":%s,"data":[1,]}'),
     ("read-resource", b'\x00{"contents":[],"ttlMs":%s,}'),
     ("read-resource", b'\x01{"code":%s,"message":"m","data":tru}'),
-    ("notifications", b'\x00{"method":"notifications/progress","params":{"progressToken":%s,"progress":1,]}'),
+    (
+        "notifications",
+        b'\x00{"method":"notifications/progress","params":{"progressToken":%s,"progress":1,]}',
+    ),
 ]
 
 
