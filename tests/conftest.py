@@ -41,9 +41,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "c_extension: a test of the compiled module alone")
-    config.addinivalue_line(
-        "markers", "heavy: a slow test, left out unless selected (pytest -m heavy, or -m '')"
-    )
     helpers.NO_EXTENSIONS = bool(config.getoption("--no-extensions"))
 
 
