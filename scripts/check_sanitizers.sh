@@ -11,7 +11,7 @@
 # one, msgspec's (signed overflow negating -9223372036854775808 in its _core.c), not ours.
 #
 # Usage: bash scripts/check_sanitizers.sh [pytest arguments, default: the whole suite,
-# heavy tests included (-m "")]
+# the heavy tests left out]
 # Environment: PYTHON (default python3), CC (default gcc; clang works too),
 # SANITIZE_INPUTS / SANITIZE_SECONDS (random inputs at most / seconds at most for the
 # loop, default 200000 / 120), KEEP_WORK=1 keeps the temp dir with the logs.
@@ -95,10 +95,11 @@ echo "-- the tests, under ASan and UBSan"
 # --capture=sys leaves the real stderr (fd 2) to the sanitizers, so a report that stops
 # the process is in the log, not lost with pytest's capture. test_no_leaks measures
 # resident memory, which ASan's quarantine (freed blocks held back) makes grow.
-# (The C tests ran above, instrumented.) The heavy tests too (-m ""). One process: with
-# pytest-xdist's two workers (-n auto) one of them sat idle for 20 minutes while the
-# other ran, in a whole .ci/run under load.
-sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys -m "" \
+# (The C tests ran above, instrumented.) The heavy tests (big sizes, slow
+# parametrizations) are left out here: with them the sanitized suite ran past 30 minutes
+# in a whole .ci/run. One process: with pytest-xdist's two workers (-n auto) one of them
+# sat idle for 20 minutes while the other ran, in a whole .ci/run under load.
+sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
   --deselect "tests/test_lifetimes.py::test_no_leaks" \
   --ignore=tests/test_scan_c.py --ignore=tests/test_serde_json_c.py "$@"
 
