@@ -97,9 +97,12 @@ echo "-- the tests, under ASan and UBSan"
 # resident memory, which ASan's quarantine (freed blocks held back) makes grow.
 # (The C tests ran above, instrumented.) The heavy tests (big sizes, slow
 # parametrizations) are left out here: with them the sanitized suite ran past 30 minutes
-# in a whole .ci/run. One process: with pytest-xdist's two workers (-n auto) one of them
-# sat idle for 20 minutes while the other ran, in a whole .ci/run under load.
+# in a whole .ci/run. So is the pure twin (--extensions-only): its code is Python, and
+# the msgspec it calls is the one the compiled twin calls too. pytest-xdist's workers
+# take the tests one at a time from each other's queues (--dist worksteal): with the
+# default split one of two workers sat idle for 20 minutes in a whole .ci/run under load.
 sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
+  -n "${SANITIZE_WORKERS:-auto}" --dist worksteal --extensions-only \
   --deselect "tests/test_lifetimes.py::test_no_leaks" \
   --ignore=tests/test_scan_c.py --ignore=tests/test_serde_json_c.py "$@"
 

@@ -37,11 +37,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="test the pure-Python implementation alone",
     )
+    parser.addoption(
+        "--extensions-only",
+        action="store_true",
+        help="leave out the pure-Python twin's parametrizations (its code is the same on"
+        " every machine: the arm64 and sanitizer steps of .ci/run test the compiled one)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "c_extension: a test of the compiled module alone")
     helpers.NO_EXTENSIONS = bool(config.getoption("--no-extensions"))
+
+
+#: The parameters that pick a twin, each valued "python" or "cython".
+_TWIN_PARAMETERS = ("frames", "channels", "implementation")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--extensions-only"):
+        return
+    kept, left_out = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        pure = any(params.get(name) == "python" for name in _TWIN_PARAMETERS)
+        (left_out if pure else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
