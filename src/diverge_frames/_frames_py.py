@@ -15,7 +15,6 @@ read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact re
 from __future__ import annotations
 
 import json.scanner
-import re
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -24,7 +23,7 @@ import msgspec
 
 from . import types as t
 from ._checks import check, unicode_error
-from ._exact.rejection import bare, item_rejection
+from ._exact.rejection import bare, item_rejection, msgspec_rejection
 from ._exact.rmcp_custom import custom, encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, Position, models_below
 from ._exact.rmcp_read import read_exactly
@@ -36,13 +35,13 @@ from ._exact.rmcp_structs import (
     EXPECTED,
     STRUCT_DEPTH,
 )
+from ._exact.serde_json_spelling import not_plain, respelled
 from ._exact.serde_json import (
     MAX_DEPTH,
     RECURSION_LIMIT,
     after_ws,
     exponent_candidate,
     fix_exponents,
-    plain_number,
     too_deep,
 )
 from ._stack import run_fresh
@@ -101,6 +100,7 @@ _PAIRS = 2  # a member repeated at a struct position, or serde's sequence form o
 _DEEP = 4  # more than MAX_DEPTH levels of nesting
 _OTHER = 8  # invalid UTF-8, or nesting the scanner could not follow: the exact reading decides
 _MODEL = 16  # a member only _exact.rmcp_types reads (inputRequests): pairs kept all the way down
+_TRAILING = 32  # more than whitespace after a whole value: serde_json rejects the body
 
 
 class _ScanState(threading.local):
@@ -132,18 +132,9 @@ _PREFIX = 64 * 1024
 #: In a body longer than ``_PREFIX``, a ``"blob"`` value at least this long with no
 #: escape is left out of the scan (``_without_long_blobs``).
 _LONG_BLOB_CHARS = 4096
-#: Number literals that are plain at a glance: at most 15 digits (16 characters with the
-#: point, or the sign), with an exponent of at most 7 (a power of ten within 10^22);
-#: integers of at most 18 characters but -0. The others :func:`plain_number` decides.
-_PLAIN_FLOATS = re.compile(
-    r"(?<![^,])-?(?:[0-9]{1,15}|(?=[0-9.]{3,16}(?![0-9.]))[0-9]+\.[0-9]+)"
-    r"(?:[eE][-+]?0{0,3}[0-7])?(?![^,])"
-)
-_PLAIN_INTS = re.compile(r"(?<![^,])(?!-0(?:,|$))-?[0-9]{1,18}(?![^,])")
-_LITERAL = re.compile(r"[^,]+")
 
 
-def _precheck(body: Any, expected: int | None = None) -> int:
+def _precheck(body: Any, expected: int | None = None, hard: list[str] | None = None) -> int:
     """What may make msgspec read ``body`` otherwise than serde_json (0: nothing).
 
     ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
@@ -151,8 +142,10 @@ def _precheck(body: Any, expected: int | None = None) -> int:
     an array where a struct is read (with ``_MODEL``: a member only
     ``_exact.rmcp_types`` reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels
     of nesting; ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or
-    nesting past the scanner's recursion. 0 for a body that is not JSON: msgspec rejects
-    it. Without ``expected``, the struct positions of every top-level type count.
+    nesting past the scanner's recursion; ``_TRAILING``, more than whitespace after the
+    body's value (invalid UTF-8 too). 0 for a body that is not JSON: msgspec rejects it.
+    Without ``expected``, the struct positions of every top-level type count; ``hard``
+    is given every literal that is not plain.
 
     The same contract as ``_frames_c``'s pre-check, another method: the stdlib JSON
     scanner reads the body once, keeping objects as tuples of pairs and the text of
@@ -174,20 +167,22 @@ def _precheck(body: Any, expected: int | None = None) -> int:
             floats.clear()
         try:
             text = str(body, "utf-8")
-        except UnicodeDecodeError:
-            return _OTHER  # msgspec does not check the UTF-8 of what it skips; serde mostly does
+        except UnicodeDecodeError as exc:
+            # msgspec does not check the UTF-8 of what it skips; serde mostly does
+            text, found = str(body[: exc.start], "utf-8"), _OTHER | _TRAILING
+        else:
+            found = 0
         if len(text) > _PREFIX:
             text = _without_long_blobs(text)
         try:
-            tree = state.scan(text, after_ws(text, 0))[0]
+            tree, end = state.scan(text, after_ws(text, 0))
         except RecursionError:
             return _OTHER
         except (StopIteration, ValueError):
-            return 0  # not JSON: msgspec rejects it, the exact reading confirms
-        found = 0
-        if ints and _hard(ints, _PLAIN_INTS):
-            found |= _NUMBERS
-        if floats and _hard(floats, _PLAIN_FLOATS):
+            return found & _OTHER  # not JSON: msgspec rejects it, the exact reading confirms
+        if found or after_ws(text, end) != len(text):  # the exact reading, if need be, sees all
+            return _TRAILING | _OTHER | _NUMBERS | _PAIRS
+        if (ints or floats) and not_plain(ints, floats, hard):
             found |= _NUMBERS
         if len(text) >= 256 and text.count("[") + text.count("{") > MAX_DEPTH and too_deep(tree):
             found |= _DEEP
@@ -197,16 +192,6 @@ def _precheck(body: Any, expected: int | None = None) -> int:
     finally:
         ints.clear()
         floats.clear()
-
-
-def _hard(literals: list[str], plain: re.Pattern[str]) -> bool:
-    """Some of the number ``literals`` is not plain.
-
-    Those not ``plain`` at a glance are looked at one by one (as they are found, until
-    one is not plain).
-    """
-    rest = _LITERAL.finditer(plain.sub("", ",".join(literals)))
-    return not all(map(plain_number, map(re.Match.group, rest)))
 
 
 def _without_long_blobs(text: str) -> str:
@@ -269,10 +254,21 @@ def _repeated(tree: Any, position: Position) -> int:
     return 0
 
 
+def _source(body: Any, expected: int) -> tuple[int, Any]:
+    """What the pre-check finds, and what msgspec reads: the body, its respelling, or None."""
+    hard: list[str] = []
+    found = _precheck(body, expected, hard)
+    return found, body if not found else respelled(body, hard) if found == _NUMBERS else None
+
+
 def _exact(
     body: Any, tag: int, expected: int, exc: BaseException | None = None, found: int = 0
 ) -> Any:
     """rmcp's reading of ``body``, read by serde_json's rules with what the pre-check ``found``."""
+    if found & _TRAILING:
+        error = msgspec_rejection(body, tag, expected)  # whatever its value: words it
+        if error is not None:
+            raise error
     return read_exactly(
         body,
         tag,
@@ -327,21 +323,21 @@ def decode_notification(payload: Payload) -> t.ServerNotification | t.ErrorData:
         tag, body = _split(payload)
         try:
             if tag == _TAG_NOTIFICATION:
-                found = _precheck(body, EXPECT_NOTIFICATION)
-                if found:
+                found, src = _source(body, EXPECT_NOTIFICATION)
+                if src is None:
                     return _exact(body, tag, EXPECT_NOTIFICATION, None, found)  # type: ignore[no-any-return]
                 try:
-                    return _decode_typed(body)
+                    return _decode_typed(src)
                 except _ValidationError:
                     pass
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, _own(exc, src, body), found)  # type: ignore[no-any-return]
                 try:
-                    other = custom(_decode_custom(body), tag)
+                    other = custom(_decode_custom(src), tag)
                 except _DECODE_ERRORS as exc:
-                    return _exact(body, tag, EXPECT_NOTIFICATION, exc)  # type: ignore[no-any-return]
-                if other is None:  # a method rmcp types: its reading decides
-                    return _exact(body, tag, EXPECT_NOTIFICATION)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_NOTIFICATION, _own(exc, src, body), found)  # type: ignore[no-any-return]
+                if other is None:  # serde's forms of a typed method: its reading decides
+                    return _exact(body, tag, EXPECT_NOTIFICATION, None, found)  # type: ignore[no-any-return]
                 return other
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -366,17 +362,17 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
         tag, body = _split(payload)
         try:
             if tag == _TAG_RESULT:
-                found = _precheck(body, EXPECT_RESULT)
-                if found:
+                found, src = _source(body, EXPECT_RESULT)
+                if src is None:
                     return _exact(body, tag, EXPECT_RESULT, None, found)  # type: ignore[no-any-return]
                 try:
-                    wire = _decode_result(body)
+                    wire = _decode_result(src)
                 except _DECODE_ERRORS as exc:
                     # inside ``contents``: the exact reading rejects it too, worded by exc
                     error = item_rejection(tag, exc)
                     if error is not None:
                         raise error from exc
-                    return _exact(body, tag, EXPECT_RESULT, exc)  # type: ignore[no-any-return]
+                    return _exact(body, tag, EXPECT_RESULT, _own(exc, src, body), found)  # type: ignore[no-any-return]
                 return read_resource_result(wire, tag)
             if tag == _TAG_ERROR:
                 return _decode_error(body, tag)
@@ -397,13 +393,17 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
 
 
 def _decode_error(body: Any, tag: int) -> t.ErrorData:
-    found = _precheck(body, EXPECT_ERROR)
-    if found:
+    found, src = _source(body, EXPECT_ERROR)
+    if src is None:
         return _exact(body, tag, EXPECT_ERROR, None, found)  # type: ignore[no-any-return]
     try:
-        return _decode_error_data(body)
+        return _decode_error_data(src)
     except _DECODE_ERRORS as exc:
-        return _exact(body, tag, EXPECT_ERROR, exc)  # type: ignore[no-any-return]
+        return _exact(body, tag, EXPECT_ERROR, _own(exc, src, body), found)  # type: ignore[no-any-return]
+
+
+def _own(exc: BaseException, src: Any, body: Any) -> BaseException | None:
+    return exc if src is body else None  # msgspec's error of the body itself, else asked again
 
 
 def encode_notification(value: t.ServerNotification | t.ErrorData) -> bytes:

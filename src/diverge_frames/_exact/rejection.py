@@ -26,9 +26,17 @@ from ..errors import FrameBodyError
 from .rmcp_custom import custom_notification
 from .rmcp_result import read_resource_result
 from .rmcp_structs import EXPECT_RESULT, EXPECTED
-from .serde_json import Reject, plain_number, serde_number
+from .serde_json import Reject, plain_number
+from .serde_json_spelling import spelled_number
 
-__all__ = ["rejection", "item_rejection", "bare", "detached", "serde_spelling"]
+__all__ = [
+    "rejection",
+    "msgspec_rejection",
+    "item_rejection",
+    "bare",
+    "detached",
+    "serde_spelling",
+]
 
 #: msgspec's message for input that ends early (``msgspec.DecodeError``).
 _TRUNCATED = "Input data was truncated"
@@ -56,14 +64,31 @@ def rejection(
         # The twin's error came from the body as written: a number serde_json reads
         # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
         exc = _msgspec_error(body, tag, expected) or exc
-    if isinstance(exc, FrameBodyError):
-        return exc
     if exc is not None:
-        error = FrameBodyError.from_exception(tag, EXPECTED[expected], exc)
-        error.__cause__ = exc
-        return error
+        return _worded(tag, expected, exc)
     error = FrameBodyError(tag, EXPECTED[expected], reason or "rejected")
     error.__cause__ = cause
+    return error
+
+
+def msgspec_rejection(body: Any, tag: int, expected: int) -> FrameBodyError | None:
+    """The FrameBodyError for a body rmcp rejects whatever its value, worded by msgspec.
+
+    That is a body with more than whitespace after its value: serde_json rejects it,
+    and msgspec's quick reading words it as :func:`rejection` would. None when msgspec
+    does not reject what it is asked of (a body of many openings): the exact reading
+    then finds serde_json's first reason.
+    """
+    exc = _msgspec_error(body, tag, expected)
+    return None if exc is None else _worded(tag, expected, exc)
+
+
+def _worded(tag: int, expected: int, exc: BaseException) -> FrameBodyError:
+    """The FrameBodyError of msgspec's error (or the exact reading's) ``exc``."""
+    if isinstance(exc, FrameBodyError):
+        return exc
+    error = FrameBodyError.from_exception(tag, EXPECTED[expected], exc)
+    error.__cause__ = exc
     return error
 
 
@@ -160,7 +185,7 @@ def _spelled(match: re.Match[bytes]) -> bytes:
     if token[0] == 34 or plain_number(token.decode("ascii")):  # a string, a plain number
         return token
     try:
-        return repr(serde_number(token.decode("ascii"))).encode("ascii")
+        return spelled_number(token.decode("ascii")).encode("ascii")
     except Reject:
         return token
 

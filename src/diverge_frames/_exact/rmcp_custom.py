@@ -13,25 +13,45 @@ from typing import Any
 from .._wire import encoder
 from ..errors import FrameBodyError
 from ..types import CustomNotification
-from .rmcp_structs import RMCP_TYPED
+from .rmcp_structs import RMCP_TYPED, SUBSCRIPTION_METHOD
+from .rmcp_types import ENUM_MEMBERS, MODEL_MEMBERS
 
-__all__ = ["custom", "custom_notification", "encode_custom", "json_type"]
+__all__ = ["custom", "serde_forms", "custom_notification", "encode_custom", "json_type"]
 
 
 def custom(value: CustomNotification, tag: int) -> CustomNotification | None:
     """rmcp's reading of a notification body msgspec's custom decoder read as ``value``.
 
-    None when rmcp would read the body otherwise: its method is one rmcp types (the
-    typed variant failed on something msgspec and serde see alike only in the exact
-    reading), so the body is to be read exactly. Raises FrameBodyError for a ``_meta``
-    that is neither an object nor ``null``.
+    Asked after msgspec's typed decoder rejected the body, of one in which the pre-check
+    found no rule of rmcp's to apply (no member repeated at a struct position, numbers
+    as serde reads them). A method rmcp types then fails its typed variant in rmcp too
+    (rmcp's untagged enum takes the custom one), unless its params hold what serde
+    reads otherwise than msgspec (:func:`serde_forms`): None then, the body is to be
+    read exactly. Raises FrameBodyError for a ``_meta`` that is neither an object nor
+    ``null``.
     """
-    if value.method in RMCP_TYPED:
-        return None
     params = value.params
+    if value.method in RMCP_TYPED and serde_forms(value.method, params):
+        return None
     if params is None or "_meta" not in params:
         return value
     return custom_notification(value.method, params, tag)
+
+
+def serde_forms(method: str, params: dict[str, Any] | None) -> bool:
+    """Whether the ``params`` of the typed ``method`` may hold what serde reads otherwise.
+
+    A unit enum in serde's map form (``{"info": null}``), ``SubscriptionFilter`` as an
+    array, a member only :mod:`.rmcp_types` reads (``inputRequests``).
+    """
+    if params is None:
+        return False
+    for name, _, _ in ENUM_MEMBERS.get(method, ()):
+        if type(params.get(name)) is dict:
+            return True
+    if any(name in params for name in MODEL_MEMBERS.get(method, ())):
+        return True
+    return method == SUBSCRIPTION_METHOD and type(params.get("notifications")) is list
 
 
 def custom_notification(method: str, params: dict[str, Any] | None, tag: int) -> CustomNotification:

@@ -47,6 +47,7 @@ from .rmcp_structs import (
     RESULT_MEMBERS,
     RMCP_TYPED,
     SUBSCRIPTION_FILTER_MEMBERS,
+    SUBSCRIPTION_METHOD,
     duplicate_field,
 )
 from .rmcp_types import ENUM_MEMBERS, MODEL_MEMBERS, enum_member
@@ -170,7 +171,7 @@ def _exact_notification(tree: Any, tag: int) -> Any:
     read: dict[str, Any] = {}
     if names is not None and params is not None and custom_params is not None:
         typed = not _duplicated(counts, names)
-        if typed and method == "notifications/subscriptions/acknowledged":
+        if typed and method == SUBSCRIPTION_METHOD:
             typed, typed_params = _subscription_params(params, custom_params)
         if typed:
             typed_params, read = _model_params(method, params, counts, typed_params)

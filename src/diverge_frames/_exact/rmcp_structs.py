@@ -23,6 +23,7 @@ __all__ = [
     "RESULT_MEMBERS",
     "ERROR_MEMBERS",
     "SUBSCRIPTION_FILTER_MEMBERS",
+    "SUBSCRIPTION_METHOD",
     "DIRECT_MEMBERS",
     "RMCP_TYPED",
     "duplicate_field",
@@ -45,6 +46,8 @@ MODEL_MEMBER_DEPTH = 2
 RESULT_MEMBERS = ("resultType", "ttlMs", "cacheScope", "contents", "_meta")
 #: ``ErrorData``'s members in rmcp's declaration order (its array form).
 ERROR_MEMBERS = ("code", "message", "data")
+#: The method whose params hold rmcp's ``SubscriptionFilter`` (a derived struct).
+SUBSCRIPTION_METHOD = "notifications/subscriptions/acknowledged"
 #: rmcp's ``SubscriptionFilter`` members in its declaration order (an array form maps
 #: onto them in this order); :class:`~diverge_frames.types.SubscriptionFilter` declares
 #: them sorted, as they are written.
