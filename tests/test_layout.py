@@ -109,14 +109,15 @@ MISFITS = [
 @pytest.mark.c_extension
 @pytest.mark.parametrize("body", MISFITS)
 def test_a_misfit_is_read_twice_by_msgspec_and_scanned_once(body: bytes) -> None:
-    """The compiled twin: the typed attempt, one general read, one C scan."""
+    """The compiled twin: the typed attempt, one general read (the custom decoder's, which
+    gives the value), one C scan."""
     compiled = helpers.compiled()
     if compiled._counts() is None:
         pytest.skip("free-threaded CPython does not count")
     value = compiled.decode_notification(b"\x00" + body)
     assert type(value) is t.CustomNotification
     reads, scans = compiled._counts()
-    assert reads <= 2, reads
+    assert reads == 1, reads  # the failed typed attempt (a reading that gives the value is not counted)
     assert scans == 1, scans
 
 
@@ -124,7 +125,7 @@ def test_a_misfit_is_read_twice_by_msgspec_and_scanned_once(body: bytes) -> None
 def test_a_misfit_is_read_twice_by_msgspec_in_the_pure_twin(
     body: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The pure twin: the typed attempt and the custom decoder, then one exact reading."""
+    """The pure twin: the typed attempt and the custom decoder, no exact reading."""
     counts = {"msgspec": 0, "read": 0}
 
     def counted(what: str, function: Any) -> Any:
@@ -139,14 +140,15 @@ def test_a_misfit_is_read_twice_by_msgspec_in_the_pure_twin(
     monkeypatch.setattr(rmcp_read, "read", counted("read", rmcp_read.read))
     value = _frames_py.decode_notification(b"\x00" + body)
     assert type(value) is t.CustomNotification
-    assert counts["msgspec"] <= 2, counts
-    assert counts["read"] <= 1, counts
+    assert counts["msgspec"] == 2, counts
+    assert counts["read"] == 0, counts
 
 
 def test_the_counts_see_each_reading() -> None:
     """The compiled twin's counts move with what it reads: nothing for a plain typed
     body (its typed reading gives the value), a scan, its rewrite and a general reading
-    for a body with a repeated member, a failed attempt and the rest for a misfit."""
+    for a body with a repeated member, a failed attempt and a scan for a misfit (whose
+    custom reading gives the value)."""
     compiled = helpers.compiled()
     if compiled._counts() is None:
         pytest.skip("free-threaded CPython does not count")
@@ -157,7 +159,7 @@ def test_the_counts_see_each_reading() -> None:
     )
     assert compiled._counts() == (1, 2)  # the scan, then the rewrite that spells the keys
     compiled.decode_notification(b'\x00{"method":"notifications/progress","params":{}}')
-    assert compiled._counts() == (2, 1)
+    assert compiled._counts() == (1, 1)
 
 
 EXACT = PACKAGE / "_exact"

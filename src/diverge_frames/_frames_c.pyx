@@ -59,7 +59,7 @@ from . import _checks, _plans
 from . import _wire as w
 from . import types as t
 from ._exact.rejection import rejection
-from ._exact.rmcp_custom import encode_custom
+from ._exact.rmcp_custom import custom, encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
 from ._exact.rmcp_read import decode_exact
 from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB
@@ -459,8 +459,17 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
                 if value is not None:
                     return value
                 raise _msgspec_rejected(body, src, tag, _EXPECT_NOTIFICATION, exc)
-        # A misfit of the typed variants, or a custom notification the fast path left:
-        # the scan (once, if only glanced at so far), then one general read decides.
+            # A misfit of the typed variants: the scan (once, if only glanced at so
+            # far), then the custom reading, unless serde's forms are in its params.
+            value = _scanned(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
+            if value is not None:
+                return value
+            value = _misfit(src, tag)
+            if value is not None:
+                return value
+        # A custom notification the fast path left, or serde's forms of a typed
+        # method's params: the scan (once, if only glanced at so far), then one general
+        # read decides.
         value = _scanned(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
         if value is not None:
             return value
@@ -492,6 +501,18 @@ cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
         if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
             return False
     return True
+
+
+cdef object _misfit(object src, int tag):
+    """rmcp's ``CustomNotification`` for a typed method whose params its typed variant
+    does not read (``_exact.rmcp_custom.custom``: the typed attempt failed, the scan found
+    no rule to apply), or None: the exact reading decides (serde's forms in the params,
+    or an error). The typed attempt's partial value is gone; this reading is the value."""
+    try:
+        value = _custom_decoder(src)
+    except _DECODE_ERRORS:
+        return None
+    return custom(value, tag)
 
 
 cdef object _custom_fast(object src):
