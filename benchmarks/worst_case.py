@@ -112,6 +112,27 @@ def _nested(n: int, tail: bytes) -> bytes:
     return _array(lambda i: b"[[[%d]]]" % i, n, b'\x01{"code":1,"message":"m","data":[', tail)
 
 
+def _log_last(n: int, member: bytes) -> bytes:
+    """A logging notification: ``data`` of about n bytes, then ``member`` last in params."""
+    return _array(
+        lambda i: b'"line %d"' % i,
+        n,
+        b'\x00{"method":"notifications/message","params":{"data":[',
+        b"]," + member + b"}}",
+    )
+
+
+def _progress(n: int, progress: bytes) -> bytes:
+    """A progress notification: a message of about n bytes, then ``progress``."""
+    return (
+        b'\x00{"method":"notifications/progress","params":{"progressToken":1,"message":"'
+        + b"m" * n
+        + b'","progress":'
+        + progress
+        + b"}}"
+    )
+
+
 SHAPES = [
     Shape("exponent 1e-07 (Python's json)", _numbers(lambda i: b"1e-07", lambda i: b"0.125")),
     Shape("17 digits 0.30000000000000004", _numbers(
@@ -144,6 +165,13 @@ SHAPES = [
         _array(lambda i: b"{}", n, b'\x01{"code":1,"message":"m","data":[-1,', b"]}"))),
     Shape("nested arrays and a -0", lambda n: (
         "notifications", _nested(n, b',-0]}'), _nested(n, b',-1]}'))),
+    Shape("a -0 in custom params", lambda n: (
+        "notifications", _custom(n, lambda i: b'"k%d"' % i)[:-2] + b',"z":-0}}',
+        _custom(n, lambda i: b'"k%d"' % i)[:-2] + b',"z":-1}}')),
+    Shape("a -0 among a log's strings", lambda n: (
+        "notifications", _log(n, 0, False)[:-3] + b",-0]}}", _log(n, 0, False)[:-3] + b",-1]}}")),
+    Shape("a -0 as a typed member (progress)", lambda n: (
+        "notifications", _progress(n, b"-0"), _progress(n, b"1"))),
     Shape("result item of a repeated text", lambda n: (
         "read-resource",
         _array(lambda i: b'{"uri":"u%d","text":"t","text":"t","blob":"b"}' % i, n, b'\x00{"contents":[', b"]}"),
@@ -159,10 +187,20 @@ SHAPES = [
         _nested(n, b',' + b"[" * 100 + b"]" * 100 + b"]}")), "reject"),
     Shape("truncated", lambda n: ("notifications", _nested(n, b"]}")[:-3], _nested(n, b"]}")),
           "reject"),
+    Shape("more after the body", lambda n: (
+        "notifications", _nested(n, b"]}") + b' {"x":1}', _nested(n, b"]}") + b" "), "reject"),
+    Shape("a high byte after the body", lambda n: (
+        "notifications", _nested(n, b"]}") + b"\xff", _nested(n, b"]}") + b" "), "reject"),
+    Shape("a high byte after a log", lambda n: (
+        "notifications", _log(n, 0, False) + b"\xe9", _log(n, 0, False)), "reject"),
     Shape("repeated top-level member", lambda n: (
         "notifications", _nested(n, b'],"code":2}'), _nested(n, b'],"x":2}')), "reject"),
     Shape("known method, params that do not fit", lambda n: (
         "notifications", _log(n, 0, False).replace(b'"info"', b'"bogus"'), _log(n, 0, False))),
+    Shape("known method, the misfit member last", lambda n: (
+        "notifications", _log_last(n, b'"level":"bogus"'), _log_last(n, b'"level":"info"'))),
+    Shape("known method, a wrong type in a typed member", lambda n: (
+        "notifications", _progress(n, b'"half"'), _progress(n, b"0.5"))),
     Shape("result failing validation", lambda n: (
         "read-resource",
         _array(lambda i: b'{"uri":"u%d","text":"t"}' % i, n, b'\x00{"contents":[', b',{"text":"t"}]}'),

@@ -134,7 +134,7 @@ _PREFIX = 64 * 1024
 _LONG_BLOB_CHARS = 4096
 
 
-def _precheck(body: Any, expected: int | None = None, hard: list[str] | None = None) -> int:
+def _precheck(body: Any, expected: int | None = None, hard: dict[str, int] | None = None) -> int:
     """What may make msgspec read ``body`` otherwise than serde_json (0: nothing).
 
     ``_NUMBERS``, a number that is not plain (:func:`plain_number`); ``_PAIRS``, a
@@ -145,7 +145,7 @@ def _precheck(body: Any, expected: int | None = None, hard: list[str] | None = N
     nesting past the scanner's recursion; ``_TRAILING``, more than whitespace after the
     body's value (invalid UTF-8 too). 0 for a body that is not JSON: msgspec rejects it.
     Without ``expected``, the struct positions of every top-level type count; ``hard``
-    is given every literal that is not plain.
+    is given every literal that is not plain, with how often it was read.
 
     The same contract as ``_frames_c``'s pre-check, another method: the stdlib JSON
     scanner reads the body once, keeping objects as tuples of pairs and the text of
@@ -256,7 +256,7 @@ def _repeated(tree: Any, position: Position) -> int:
 
 def _source(body: Any, expected: int) -> tuple[int, Any]:
     """What the pre-check finds, and what msgspec reads: the body, its respelling, or None."""
-    hard: list[str] = []
+    hard: dict[str, int] = {}
     found = _precheck(body, expected, hard)
     return found, body if not found else respelled(body, hard) if found == _NUMBERS else None
 

@@ -60,7 +60,7 @@ def rejection(
     """
     if exc is None:
         exc = _msgspec_error(body, tag, expected) or failed
-    elif not isinstance(exc, FrameBodyError) and _MAYBE_HARD(within_openings(body)[0]):
+    elif not isinstance(exc, FrameBodyError) and _maybe_hard(within_openings(body)[0]):
         # The twin's error came from the body as written: a number serde_json reads
         # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
         exc = _msgspec_error(body, tag, expected) or exc
@@ -157,9 +157,26 @@ def _quick_error(src: Any, tag: int) -> None:
 _QUICK: tuple[Callable[[Any, int], None], ...] = (_quick_notification, _quick_result, _quick_error)
 
 
-#: A number that may not be plain, at a glance (an exponent, a long run of digits, a
-#: ``-0``), or text that looks like one: only then is a body spelled anew.
-_MAYBE_HARD = re.compile(rb"[eE][-+]?[0-9]|[0-9.]{16}|-0(?![.0-9])").search
+#: ``-0`` as a whole number, or text that looks like one.
+_NEGATIVE_ZERO = re.compile(rb"-0(?![.0-9])").search
+#: The glance of :func:`_maybe_hard`: a digit or a point -> ``0``, ``e`` / ``E`` -> ``e``,
+#: a sign -> ``+``, any other byte -> a space.
+_GLANCE = bytes(
+    b"0"[0] if b in b"0123456789." else b"e"[0] if b in b"eE" else b"+"[0] if b in b"+-" else 32
+    for b in range(256)
+)
+
+
+def _maybe_hard(body: Any) -> bool:
+    """A number that may not be plain, at a glance, or text that looks like one.
+
+    An exponent, a run of 16 digits and points, a ``-0``: only then is a body spelled
+    anew. At memory speed (``bytes.translate`` and ``find``, no regex over the body).
+    """
+    if _NEGATIVE_ZERO(body) is not None:
+        return True
+    glance = (body if type(body) is bytes else bytes(body)).translate(_GLANCE)
+    return b"e0" in glance or b"e+0" in glance or b"0" * 16 in glance
 #: A JSON string, or a number (outside strings: the strings are matched first). A
 #: string left open runs to the end, so that no quote is tried twice (linear time).
 _STRING_OR_NUMBER = re.compile(
@@ -175,7 +192,7 @@ def serde_spelling(body: Any) -> Any:
     out of range is left as it is. So msgspec, asked for its error about the body, types
     the numbers as rmcp does. ``body`` itself when nothing may need it (one search).
     """
-    if _MAYBE_HARD(body) is None:
+    if not _maybe_hard(body):
         return body
     return _STRING_OR_NUMBER.sub(_spelled, body)
 

@@ -19,7 +19,7 @@ then the rewrite is given up (None: the exact reading decides).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
 from typing import Any
 
 from .serde_json import Reject, plain_number, serde_number
@@ -39,17 +39,23 @@ _LITERAL = re.compile(r"[^,]+")
 #: More distinct literals than this are matched as any number token (a Python call per
 #: number), not as an alternation of the literals themselves.
 _MAX_LITERALS = 32
+#: Up to this many literals are replaced one by one, else by ``re`` a chunk of about
+#: ``_CHUNK`` bytes at a time (:func:`_chunks`).
+_FEW = 256
+_CHUNK = 1024
+_COMMA = re.compile(rb",")
 #: What may stand next to a number token and be part of it.
 _IN_NUMBER = rb"[-+.0-9eE]"
 _ANY_NUMBER = rb"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
-def not_plain(ints: list[str], floats: list[str], hard: list[str] | None = None) -> bool:
+def not_plain(ints: list[str], floats: list[str], hard: dict[str, int] | None = None) -> bool:
     """Some of the number literals a scan read (integers, others) is not plain.
 
-    ``hard`` is given each that is not. Those not plain at a glance are looked at one
-    by one (without ``hard``, until one is not plain).
+    ``hard`` is given each that is not, with how often it was read. Those not plain at
+    a glance are looked at one by one (without ``hard``, until one is not plain; with
+    it, each distinct one once).
     """
     found = False
     for literals, plain in ((ints, _PLAIN_INTS), (floats, _PLAIN_FLOATS)):
@@ -59,9 +65,10 @@ def not_plain(ints: list[str], floats: list[str], hard: list[str] | None = None)
         if hard is None:
             found = found or not all(map(plain_number, rest))
             continue
-        count = len(hard)
-        hard.extend(literal for literal in rest if not plain_number(literal))
-        found = found or len(hard) > count
+        for literal, count in Counter(rest).items():
+            if not plain_number(literal):
+                hard[literal] = hard.get(literal, 0) + count
+                found = True
     return found
 
 
@@ -89,29 +96,20 @@ def _token(literal: bytes) -> bytes:
     )  # fmt: skip
 
 
-def respelled(body: Any, literals: Iterable[str]) -> bytes | None:
-    """``body`` (bytes-like JSON) with each of ``literals`` spelled by :func:`spelled_number`.
+def respelled(body: Any, counts: dict[str, int]) -> bytearray | None:
+    """``body`` (bytes-like JSON) with each literal of ``counts`` spelled by :func:`spelled_number`.
 
-    ``literals``: every non-plain number literal of ``body`` as a scan read it (repeats
-    included). None when one is no JSON number (``NaN``) or out of serde's range (serde
-    rejects the body), or when
-    the text of one appears where the scan read no number (inside a string, a key):
-    the rewrite then cannot tell them apart.
+    ``counts``: every non-plain number literal of ``body`` as a scan read it, with how
+    often. None when one is no JSON number (``NaN``) or out of serde's range (serde
+    rejects the body), or when the text of one appears where the scan read no number
+    (inside a string, a key): the rewrite then cannot tell them apart.
     """
-    counts: dict[str, int] = {}
-    for literal in literals:
-        counts[literal] = counts.get(literal, 0) + 1
     if not all(map(_JSON_NUMBER.fullmatch, counts)):
         return None
     try:
         table = {k.encode("ascii"): spelled_number(k).encode("ascii") for k in counts}
     except Reject:
         return None
-    expected = sum(counts.values())
-    if len(table) == 1:
-        ((literal, spelling),) = table.items()
-        out, found = re.subn(_token(literal), spelling, body)
-        return bytes(out) if found == expected else None
     seen = 0
 
     def spell(match: re.Match[bytes]) -> bytes:
@@ -123,9 +121,48 @@ def respelled(body: Any, literals: Iterable[str]) -> bytes | None:
         seen += 1
         return spelling
 
-    if len(table) <= _MAX_LITERALS:
-        pattern = b"|".join(_token(k) for k in sorted(table, key=len, reverse=True))
+    if len(table) == 1:  # (a template: no Python call per match)
+        ((literal, spelling),) = table.items()
+        pattern, repl = re.compile(_token(literal)), spelling
+    elif len(table) <= _MAX_LITERALS:
+        tokens = b"|".join(_token(k) for k in sorted(table, key=len, reverse=True))
+        pattern, repl = re.compile(tokens), spell
     else:
-        pattern = rb"(?<!" + _IN_NUMBER + rb")" + _ANY_NUMBER + rb"(?!" + _IN_NUMBER + rb")"
-    out = re.sub(pattern, spell, body)
-    return bytes(out) if seen == expected else None
+        any_token = rb"(?<!" + _IN_NUMBER + rb")" + _ANY_NUMBER + rb"(?!" + _IN_NUMBER + rb")"
+        pattern, repl = re.compile(any_token), spell
+    expected = sum(counts.values())
+    view = memoryview(body)
+    out = bytearray()  # (msgspec reads it as it is: no last copy)
+    matched = 0
+    if expected <= _FEW:  # the text between matches copied once, straight into out
+        last = 0
+        for match in pattern.finditer(view):
+            token = table.get(match.group())
+            if token is not None:
+                out += view[last : match.start()]
+                out += token
+                last = match.end()
+                matched += 1
+        out += view[last:]
+    else:
+        for chunk in _chunks(view):
+            piece, found = pattern.subn(repl, chunk)
+            out += piece
+            matched += found
+        matched = seen if repl is spell else matched
+    return out if matched == expected else None
+
+
+def _chunks(view: memoryview) -> Any:
+    """``view`` in views of about ``_CHUNK`` bytes, each cut before a comma.
+
+    No number token spans one, and a token's neighbours are still in its view, so each
+    is matched as in the whole; ``re`` holds the pieces of one view at a time (a piece
+    per match: many times a view's size when numbers are dense).
+    """
+    start = 0
+    while start < len(view):
+        comma = _COMMA.search(view, start + _CHUNK)
+        end = len(view) if comma is None else comma.start()
+        yield view[start:end]
+        start = end
