@@ -117,7 +117,7 @@ def test_a_misfit_is_read_twice_by_msgspec_and_scanned_once(body: bytes) -> None
     value = compiled.decode_notification(b"\x00" + body)
     assert type(value) is t.CustomNotification
     reads, scans = compiled._counts()
-    assert reads == 1, reads  # the failed typed attempt (a reading that gives the value is not counted)
+    assert reads == 1, reads  # the failed typed attempt (one that gives the value is not counted)
     assert scans == 1, scans
 
 

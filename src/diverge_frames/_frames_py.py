@@ -35,7 +35,6 @@ from ._exact.rmcp_structs import (
     EXPECTED,
     STRUCT_DEPTH,
 )
-from ._exact.serde_json_spelling import not_plain, respelled
 from ._exact.serde_json import (
     MAX_DEPTH,
     RECURSION_LIMIT,
@@ -44,6 +43,7 @@ from ._exact.serde_json import (
     fix_exponents,
     too_deep,
 )
+from ._exact.serde_json_spelling import not_plain, respelled
 from ._stack import run_fresh
 from ._wire import (
     DECODE_ERRORS,

@@ -177,6 +177,8 @@ def _maybe_hard(body: Any) -> bool:
         return True
     glance = (body if type(body) is bytes else bytes(body)).translate(_GLANCE)
     return b"e0" in glance or b"e+0" in glance or b"0" * 16 in glance
+
+
 #: A JSON string, or a number (outside strings: the strings are matched first). A
 #: string left open runs to the end, so that no quote is tried twice (linear time).
 _STRING_OR_NUMBER = re.compile(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .serde_json import Reject, plain_number, serde_number
@@ -121,6 +122,7 @@ def respelled(body: Any, counts: dict[str, int]) -> bytearray | None:
         seen += 1
         return spelling
 
+    repl: bytes | Callable[[re.Match[bytes]], bytes]
     if len(table) == 1:  # (a template: no Python call per match)
         ((literal, spelling),) = table.items()
         pattern, repl = re.compile(_token(literal)), spelling
