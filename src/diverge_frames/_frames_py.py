@@ -6,10 +6,10 @@ same values, bytes and errors. Each holds its whole hot path; what both use live
 :mod:`._wire` (decoders and encoders) and :mod:`._exact` (the rmcp-exact reading's
 rules).
 
-A body goes to msgspec's typed decoders unless :func:`_precheck` says msgspec might
-read it otherwise than serde_json, or msgspec rejects it: then the rmcp-exact reading
-(:func:`._exact.rmcp_read.decode_exact`, the body read by
-:func:`._exact.serde_json_reader.read`) decides.
+A body goes to msgspec's typed decoders (respelled when only its numbers differ) unless
+:func:`_precheck` says msgspec might read it otherwise than serde_json, or msgspec
+rejects it: then the rmcp-exact reading (:func:`._exact.rmcp_read.decode_exact`, the
+body read by :func:`._exact.serde_json_reader.read`) decides.
 """
 
 from __future__ import annotations
