@@ -324,9 +324,14 @@ def read(
     bad_utf8 = False
     try:
         text = str(body, "utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
         if skip_unknown is not None:
-            return parse(body, skip_unknown, keep)  # may be in a skipped value: parse knows
+            try:  # a whole value before it: a trailing character (serde read all before)
+                read(body[: exc.start], skip_unknown, keep, numbers, pairs, deep)
+            except Reject as before:
+                if str(before) != TRAILING:
+                    return parse(body, skip_unknown, keep)  # maybe in a skipped value
+            raise Reject(TRAILING) from None
         text = str(body, "utf-8", "surrogateescape")
         bad_utf8 = True
     if deep and skip_unknown is not None:
