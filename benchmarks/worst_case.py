@@ -165,6 +165,10 @@ SHAPES = [
         _array(lambda i: b"{}", n, b'\x01{"code":1,"message":"m","data":[-1,', b"]}"))),
     Shape("nested arrays and a -0", lambda n: (
         "notifications", _nested(n, b',-0]}'), _nested(n, b',-1]}'))),
+    Shape("a -0 and its text in strings", lambda n: (
+        "notifications",
+        _array(lambda i: b'{"-0":"a,-0"}', n, b'\x01{"code":1,"message":"-0","data":[-0,', b"]}"),
+        _array(lambda i: b'{"-1":"a,-1"}', n, b'\x01{"code":1,"message":"-1","data":[-1,', b"]}"))),
     Shape("a -0 in custom params", lambda n: (
         "notifications", _custom(n, lambda i: b'"k%d"' % i)[:-2] + b',"z":-0}}',
         _custom(n, lambda i: b'"k%d"' % i)[:-2] + b',"z":-1}}')),

@@ -13,7 +13,7 @@ scan found (in order of reading, with their counts) are replaced by one ``re``
 substitution on the bytes, without Python code per string or per plain number. A match
 is a whole number token outside strings when it is one of the literals the scan read;
 one inside a string (text that looks like the number) shows as one match too many, and
-then the rewrite is given up (None: the exact reading decides).
+then the strings are matched too, to be left as they are (a Python step per string).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ _MAX_LITERALS = 32
 _FEW = 256
 _CHUNK = 1024
 _COMMA = re.compile(rb",")
+#: A JSON string (of a body the scan read: valid), unrolled.
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
 #: What may stand next to a number token and be part of it.
 _IN_NUMBER = rb"[-+.0-9eE]"
 _ANY_NUMBER = rb"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
@@ -102,8 +104,7 @@ def respelled(body: Any, counts: dict[str, int]) -> bytearray | None:
 
     ``counts``: every non-plain number literal of ``body`` as a scan read it, with how
     often. None when one is no JSON number (``NaN``) or out of serde's range (serde
-    rejects the body), or when the text of one appears where the scan read no number
-    (inside a string, a key): the rewrite then cannot tell them apart.
+    rejects the body), or when they are not all found where the scan read them.
     """
     if not all(map(_JSON_NUMBER.fullmatch, counts)):
         return None
@@ -134,25 +135,37 @@ def respelled(body: Any, counts: dict[str, int]) -> bytearray | None:
         pattern, repl = re.compile(any_token), spell
     expected = sum(counts.values())
     view = memoryview(body)
-    out = bytearray()  # (msgspec reads it as it is: no last copy)
-    matched = 0
-    if expected <= _FEW:  # the text between matches copied once, straight into out
-        last = 0
-        for match in pattern.finditer(view):
-            token = table.get(match.group())
-            if token is not None:
-                out += view[last : match.start()]
-                out += token
-                last = match.end()
-                matched += 1
-        out += view[last:]
+    if expected <= _FEW:
+        out, matched = _replaced(view, pattern, table)
     else:
+        out, matched = bytearray(), 0  # (msgspec reads it as it is: no last copy)
         for chunk in _chunks(view):
             piece, found = pattern.subn(repl, chunk)
             out += piece
             matched += found
         matched = seen if repl is spell else matched
+    if matched != expected:  # a literal's text in a string too: the strings matched first
+        out, matched = _replaced(view, re.compile(_STRING + rb"|" + pattern.pattern), table)
     return out if matched == expected else None
+
+
+def _replaced(view: memoryview, pattern: re.Pattern[bytes], table: dict[bytes, bytes]) -> Any:
+    """``view`` with each match of ``pattern`` that ``table`` has replaced, and how many.
+
+    The text between matches is copied once, straight into the ``bytearray``; a Python
+    step per match (a string too, when ``pattern`` matches strings to leave them be).
+    """
+    out = bytearray()
+    last = matched = 0
+    for match in pattern.finditer(view):
+        token = table.get(match.group())
+        if token is not None:
+            out += view[last : match.start()]
+            out += token
+            last = match.end()
+            matched += 1
+    out += view[last:]
+    return out, matched
 
 
 def _chunks(view: memoryview) -> Any:
