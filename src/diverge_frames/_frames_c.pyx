@@ -184,9 +184,6 @@ cdef inline object _decode(int which, object body):
     """``body`` read by msgspec with ``_DECODERS[which]``."""
     return _call1(&_DECODERS[which], body)
 
-cdef inline object _notification_decoder(object body):
-    return _decode(_D_NOTIFICATION, body)
-
 cdef inline object _custom_decoder(object body):
     return _decode(_D_CUSTOM, body)
 
@@ -253,7 +250,8 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
-# Decoded wire structs made public in place, struct fields read at their slots.
+# Decoded wire structs made public in place (results, list-changed notifications), struct
+# fields read at their slots.
 include "_public.pxi"
 # serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
 include "_precheck.pxi"
