@@ -402,16 +402,41 @@ def test_list_changed_values_and_types_are_the_constructors(frames: Any) -> None
         assert frames.encode_notification(value) == frames.encode_notification(expected)
 
 
+#: Cancelled frames with each shape of ``params``: absent, ``null``, empty, filled.
+CANCELLED = [
+    b'\x00{"method":"notifications/cancelled"}',
+    b'\x00{"method":"notifications/cancelled","params":null}',
+    b'\x00{"method":"notifications/cancelled","params":{}}',
+    b'\x00{"method":"notifications/cancelled","params":{"requestId":"a","reason":"r"}}',
+]
+
+
+def test_cancelled_values_and_types_are_the_constructors(frames: Any) -> None:
+    for payload in CANCELLED:
+        value = frames.decode_notification(payload)
+        params = json.loads(payload[1:]).get("params") or {}
+        expected = types.CancelledNotification(
+            params=types.CancelledNotificationParam(
+                reason=params.get("reason"), request_id=params.get("requestId")
+            )
+        )
+        assert type(value) is types.CancelledNotification and value == expected, payload
+        assert type(value.params) is types.CancelledNotificationParam
+        assert frames.encode_notification(value) == frames.encode_notification(expected)
+
+
 @pytest.mark.c_extension
-def test_compiled_list_changed_runs_no_python() -> None:
-    """The compiled path reads a list-changed notification without its ``__post_init__``
-    (or any Python code); the pure twin's reading runs it, which shows the hook sees it."""
-    assert _frames_c is not None and _frames_c.LIST_CHANGED_RETYPE
-    pure, pure_calls = _python_calls(_frames_py.decode_notification, LIST_CHANGED)
-    assert "__post_init__" in pure_calls
-    values, calls = _python_calls(_frames_c.decode_notification, LIST_CHANGED)
-    assert calls == []
-    assert values == pure and [type(v) for v in values] == [type(v) for v in pure]
+def test_compiled_notifications_run_no_python() -> None:
+    """The compiled path reads list-changed and cancelled notifications without their
+    ``__post_init__`` (or any Python code); the pure twin's reading runs it, which shows
+    the hook sees it."""
+    assert _frames_c is not None and _frames_c.NOTIFICATION_RETYPE
+    for payloads in (LIST_CHANGED, CANCELLED):
+        pure, pure_calls = _python_calls(_frames_py.decode_notification, payloads)
+        assert "__post_init__" in pure_calls
+        values, calls = _python_calls(_frames_c.decode_notification, payloads)
+        assert calls == []
+        assert values == pure and [type(v) for v in values] == [type(v) for v in pure]
 
 
 # ---------------------------------------------------------------------- buffer input

@@ -250,8 +250,8 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
-# Decoded wire structs made public in place (results, list-changed notifications), struct
-# fields read at their slots.
+# Decoded wire structs made public in place (results, list-changed and cancelled
+# notifications), struct fields read at their slots.
 include "_public.pxi"
 # serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
 include "_precheck.pxi"

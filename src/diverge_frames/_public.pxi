@@ -1,8 +1,9 @@
 # Included by _frames_c.pyx, after _check_plans.pxi: struct fields read at their member
 # slots, and decoded wire results made the public ReadResourceResult (in place when it
 # can be): the compiled copies of _exact.rmcp_result's two rules, which a test holds
-# equal to them on generated items; and the list-changed notifications read without their
-# ``__post_init__``, its rule applied in C (``_list_changed``), made public in place.
+# equal to them on generated items; and the list-changed and cancelled notifications read
+# without their ``__post_init__``, its rule applied in C (``_public_notification``), made
+# public in place.
 
 cdef inline object _field(object value, Py_ssize_t at):
     """The struct field of ``value`` in its member slot at ``at`` (``_slot_offset``), as
@@ -128,67 +129,83 @@ cdef object _public_result(object wire, list contents):
                    contents=contents, meta=wire.meta)
 
 
-# ------------------------------------------------------------------ list changed
+# ------------------------------------------------ notifications without __post_init__
 
-cdef object _ListChangedWire = w.ListChangedWire
 cdef object _NotificationParams = t.NotificationParams
+cdef object _CancelledParams = t.CancelledNotificationParam
 cdef Py_ssize_t _LIST_PARAMS_AT = _slot_offset(t._ListChanged, "params")
 cdef Py_ssize_t _PARAMS_META_AT = _slot_offset(_NotificationParams, "meta")
+cdef Py_ssize_t _CANCELLED_PARAMS_AT = _slot_offset(t.CancelledNotification, "params")
 
 
-cdef bint _same_list_changed(object wire, object public):
-    """Whether a ``ListChangedWire`` class made ``public`` after ``_list_changed``'s rule
-    is the public list-changed notification of the same frame: ``_same_fields``, and the
-    rule the public ``__post_init__`` applies is the only one it has (``params`` with
-    ``_meta`` kept, without it dropped)."""
-    if (not _same_fields(wire, public)
-            or getattr(public, "__post_init__", None) is not vars(t._ListChanged)["__post_init__"]):
+cdef bint _same_notification(object wire, object public):
+    """Whether a wire class of ``w.NOTIFICATION_PUBLIC`` made ``public`` after the rule
+    ``_public_notification`` applies is the public notification of the same frame:
+    ``_same_fields``, and the rule the public ``__post_init__`` applies is the only one
+    it has (list-changed: ``params`` with ``_meta`` kept, without it dropped; cancelled:
+    no params made empty ones)."""
+    if not _same_fields(wire, public):
         return False
+    post_init = getattr(public, "__post_init__", None)
     tag = public.__struct_config__.tag.encode()
-    kept = public(params=_NotificationParams(meta={}))
-    return (kept.params is not None and public(params=_NotificationParams()).params is None
-            and _retyped_equal(wire, b'{"method":"%s","params":{"_meta":{}}}' % tag, kept))
+    if issubclass(public, t._ListChanged):
+        kept = public(params=_NotificationParams(meta={}))
+        return (post_init is vars(t._ListChanged)["__post_init__"]
+                and kept.params is not None and public(params=_NotificationParams()).params is None
+                and _retyped_equal(wire, b'{"method":"%s","params":{"_meta":{}}}' % tag, kept))
+    kept = public(params=_CancelledParams(reason="r"))
+    return (post_init is vars(t.CancelledNotification)["__post_init__"]
+            and public().params == _CancelledParams() and kept.params.reason == "r"
+            and _retyped_equal(wire, b'{"method":"%s","params":{"reason":"r"}}' % tag, kept))
 
 
-#: The wire list-changed classes and their public ones, in the same order.
-cdef object _RESOURCES_WIRE, _TOOLS_WIRE, _PROMPTS_WIRE, _RESOURCES, _TOOLS, _PROMPTS
-((_RESOURCES_WIRE, _RESOURCES), (_TOOLS_WIRE, _TOOLS),
- (_PROMPTS_WIRE, _PROMPTS)) = w.LIST_CHANGED_PUBLIC.items()
-#: Whether notifications are read with ``notification_wire_decoder`` and its list-changed
-#: values made public by ``_list_changed`` (else with the public decoder).
-cdef bint _LIST_CHANGED_RETYPE = all([
-    _same_list_changed(wire, public) for wire, public in w.LIST_CHANGED_PUBLIC.items()
+#: The wire classes of ``w.NOTIFICATION_PUBLIC`` and their public ones, in its order.
+cdef object _RESOURCES_WIRE, _TOOLS_WIRE, _PROMPTS_WIRE, _CANCELLED_WIRE
+cdef object _RESOURCES, _TOOLS, _PROMPTS, _CANCELLED
+((_RESOURCES_WIRE, _RESOURCES), (_TOOLS_WIRE, _TOOLS), (_PROMPTS_WIRE, _PROMPTS),
+ (_CANCELLED_WIRE, _CANCELLED)) = w.NOTIFICATION_PUBLIC.items()
+#: Whether notifications are read with ``notification_wire_decoder`` and its wire values
+#: made public by ``_public_notification`` (else with the public decoder).
+cdef bint _NOTIFICATION_RETYPE = all([
+    _same_notification(wire, public) for wire, public in w.NOTIFICATION_PUBLIC.items()
 ])
-LIST_CHANGED_RETYPE = _LIST_CHANGED_RETYPE  # for the tests
-if _LIST_CHANGED_RETYPE:
+NOTIFICATION_RETYPE = _NOTIFICATION_RETYPE  # for the tests
+if _NOTIFICATION_RETYPE:
     _method_init(&_DECODERS[_D_NOTIFICATION], w.notification_wire_decoder.decode)
 
 
-cdef object _list_changed(object value, object public):
-    """The public list-changed notification of a ``ListChangedWire`` value just decoded.
+cdef object _public_notification(object value, object public):
+    """The public notification of a wire value of ``w.NOTIFICATION_PUBLIC`` just decoded.
 
-    rmcp's rule, which the public ``__post_init__`` applies (``params`` without
-    ``_meta`` is dropped), applied here in C; then the same object made ``public`` in
-    place (the same fields and layout: ``_LIST_CHANGED_RETYPE``, checked at import)."""
+    The rule the public ``__post_init__`` applies, applied here in C (list-changed:
+    ``params`` without ``_meta`` dropped; cancelled: no params made empty ones); then
+    the same object made ``public`` in place (the same fields and layout:
+    ``_NOTIFICATION_RETYPE``, checked at import)."""
     cdef PyObject *params
     if Py_REFCNT(<PyObject *>value) != 1:  # (held elsewhere: rebuilt, the rule in Python)
         return public(params=value.params)
-    params = _member(value, _LIST_PARAMS_AT)
-    if (params != NULL and params != <PyObject *>None
-            and _member(<object>params, _PARAMS_META_AT) == <PyObject *>None):
-        value.params = None
+    if public is _CANCELLED:
+        if _member(value, _CANCELLED_PARAMS_AT) == <PyObject *>None:
+            value.params = _CancelledParams()
+    else:
+        params = _member(value, _LIST_PARAMS_AT)
+        if (params != NULL and params != <PyObject *>None
+                and _member(<object>params, _PARAMS_META_AT) == <PyObject *>None):
+            value.params = None
     _set_type(value, public)
     return value
 
 
 cdef inline object _notification_decoder(object body):
-    """``body`` read as a typed notification, a list-changed one made public here."""
+    """``body`` read as a typed notification, one read as a wire twin made public here."""
     value = _decode(_D_NOTIFICATION, body)
     cls = type(value)
     if cls is _TOOLS_WIRE:
-        return _list_changed(value, _TOOLS)
+        return _public_notification(value, _TOOLS)
     if cls is _RESOURCES_WIRE:
-        return _list_changed(value, _RESOURCES)
+        return _public_notification(value, _RESOURCES)
     if cls is _PROMPTS_WIRE:
-        return _list_changed(value, _PROMPTS)
+        return _public_notification(value, _PROMPTS)
+    if cls is _CANCELLED_WIRE:
+        return _public_notification(value, _CANCELLED)
     return value

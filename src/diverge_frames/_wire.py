@@ -35,7 +35,8 @@ __all__ = [
     "TextReadResourceResultWire",
     "BlobReadResourceResultWire",
     "ListChangedWire",
-    "LIST_CHANGED_PUBLIC",
+    "CancelledWire",
+    "NOTIFICATION_PUBLIC",
     "notification_decoder",
     "notification_wire_decoder",
     "custom_decoder",
@@ -166,13 +167,25 @@ class _PromptListChangedWire(ListChangedWire, tag="notifications/prompts/list_ch
     """The wire twin of :class:`~diverge_frames.types.PromptListChangedNotification`."""
 
 
-#: Each wire list-changed class's public class (the same tag).
-LIST_CHANGED_PUBLIC: dict[type, type] = {
+class CancelledWire(t._Notification, kw_only=True, tag="notifications/cancelled"):
+    """A ``CancelledNotification`` as msgspec reads it, before rmcp's empty params.
+
+    The public class makes absent or ``null`` params empty ones in its ``__post_init__``;
+    the compiled path reads into this one, of the same layout and without it, as
+    :class:`ListChangedWire`."""
+
+    params: t.CancelledNotificationParam | None = None
+
+
+#: Each wire notification class's public class (the same tag): the ones whose
+#: ``__post_init__`` the compiled path applies in C.
+NOTIFICATION_PUBLIC: dict[type, type] = {
     _ResourceListChangedWire: t.ResourceListChangedNotification,
     _ToolListChangedWire: t.ToolListChangedNotification,
     _PromptListChangedWire: t.PromptListChangedNotification,
+    CancelledWire: t.CancelledNotification,
 }
-_WIRE_OF = {public: wire for wire, public in LIST_CHANGED_PUBLIC.items()}
+_WIRE_OF = {public: wire for wire, public in NOTIFICATION_PUBLIC.items()}
 
 
 #: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
@@ -185,8 +198,8 @@ TAG_ERROR = 1
 
 #: Straight into the public types: one struct per notification, not two.
 notification_decoder = msgspec.json.Decoder(t.TypedNotification)
-#: The same with the list-changed notifications read as their :class:`ListChangedWire`
-#: classes (the compiled path, which makes them public).
+#: The same with the classes of :data:`NOTIFICATION_PUBLIC` read as their wire twins
+#: (the compiled path, which makes them public).
 notification_wire_decoder = msgspec.json.Decoder(
     Union[tuple(_WIRE_OF.get(cls, cls) for cls in t.TYPED_NOTIFICATIONS)]  # noqa: UP007
 )
