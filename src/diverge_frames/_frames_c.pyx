@@ -10,7 +10,8 @@ errors. What only the compiled path does, all for speed and none visible:
   and no allocation less than one); any larger or other payload through a read-only
   memoryview over its buffer (no copy);
 * a notification whose body plainly starts ``{"method":"<m>"`` (whitespace allowed
-  between those tokens) with ``m`` no typed method goes straight to the custom-notification fallback (no failed typed attempt);
+  between those tokens) with ``m`` no typed method goes straight to the
+  custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
   straight to the public types, its wire result made the public ``ReadResourceResult``
   in place (``_public.pxi``);
