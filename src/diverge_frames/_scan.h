@@ -34,7 +34,9 @@ DF_INLINE df_ssize df_ws_end(const unsigned char *p, df_ssize n, df_ssize i) {
    p[:n] starts with an object whose first key is "method" and its value a string (`{"method":"`,
    whitespace allowed before and between those tokens), else -1. */
 DF_INLINE df_ssize df_method_start(const unsigned char *p, df_ssize n) {
-    df_ssize i = df_ws_end(p, n, 0);
+    df_ssize i;
+    if (n >= 11 && memcmp(p, "{\"method\":\"", 11) == 0) return 11; /* as rmcp writes it */
+    i = df_ws_end(p, n, 0);
     if (i >= n || p[i] != '{') return -1;
     i = df_ws_end(p, n, i + 1);
     if (n - i < 8 || memcmp(p + i, "\"method\"", 8) != 0) return -1;
