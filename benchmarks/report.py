@@ -10,13 +10,13 @@ from typing import Any
 from . import relay
 from .cases import SMALL_LIMIT
 from .memory import memory_lines
-from .peers import BASELINES, FLOOR, PEERS, REFERENCE
+from .peers import BASELINES, FLOOR, OURS_FLOOR, PEERS, REFERENCE
 from .timing import median
 
 __all__ = ["SECTIONS", "COLUMNS", "table", "summary_lines", "text_report"]
 
 #: The sections of the output, in order (``relay`` is the relay loop).
-SECTIONS = ("synthetic", "real", "text", "fresh", "relay")
+SECTIONS = ("synthetic", "real", "text", "fresh", "built", "relay")
 #: Columns of the decode/encode tables.
 COLUMNS = (*PEERS, "rmcp", "rmcp variant", *BASELINES)
 
@@ -43,14 +43,15 @@ def table(result: dict[str, Any], section: str) -> str:
     if not rows:
         return ""
     if section == "relay":
-        return _relay_table(rows[0])
+        return "\n\n".join(_relay_table(r) for r in rows)
     present = [i for i in COLUMNS if any(i in r["ns"] for r in rows)]
-    others = [i for i in present if i not in (REFERENCE, FLOOR)]
+    others = [i for i in present if i not in (REFERENCE, FLOOR, OURS_FLOOR)]
     throughput = section in ("text", "fresh")
     head = ["case", "op", "frame B", *present]
     head += ["compiled GB/s"] if throughput else []
     head += ["compiled faults/call"] if section == "fresh" else []
-    head += [f"{REFERENCE} / {FLOOR}", *(f"{i} / {REFERENCE}" for i in others)]
+    head += [f"{REFERENCE} / {FLOOR}", f"{REFERENCE} / {OURS_FLOOR}"]
+    head += [f"{i} / {REFERENCE}" for i in others]
     lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
     for r in rows:
         name = r["case"] if r["frames"] == 1 else f"{r['case']} ({r['frames']} frames)"
@@ -62,16 +63,18 @@ def table(result: dict[str, Any], section: str) -> str:
         if section == "fresh":
             cells.append(f"{r['faults'].get(REFERENCE, 0):.0f}")
         cells.append(_fmt_x(r["to_floor"].get(REFERENCE)))
+        cells.append(_fmt_x(r.get("to_ours_floor", {}).get(REFERENCE)))
         cells += [_fmt_x(r["over_reference"].get(i)) for i in others]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def _relay_table(row: dict[str, Any]) -> str:
+    title = row.get("title", "real frames")
     lines = [
         (
-            f"| relay loop ({row['frames']} real frames, {row['frame_bytes']} B on average) "
-            f"| ns per frame | frames/s | / {row['reference']} |"
+            f"| {row['case']}: {title} ({row['frames']} frames, {row['frame_bytes']} B on "
+            f"average) | ns per frame | frames/s | / {row['reference']} |"
         ),
         "|---|---:|---:|---:|",
     ]
@@ -79,7 +82,8 @@ def _relay_table(row: dict[str, Any]) -> str:
         if impl in row["ns"]:
             ns = row["ns"][impl]
             lines.append(
-                f"| {impl} | {ns:.0f} | {1e9 / ns:,.0f} | {_fmt_x(row['over_reference'][impl])} |"
+                f"| {impl} | {_fmt_ns(ns)} | {1e9 / ns:,.0f} | "
+                f"{_fmt_x(row['over_reference'][impl])} |"
             )
     return "\n".join(lines)
 
@@ -88,9 +92,50 @@ def _gmean(values: Sequence[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+def _long_text_lines(result: dict[str, Any]) -> list[str]:
+    """Compiled's encode speed as a fraction of ``orjson.dumps``'s, per long string of
+    10 KB to 1 MB (a reused value and one fresh from decode), and the built values."""
+    out = []
+    for fresh in (False, True):
+        rows = [
+            r
+            for r in result["rows"]
+            if r["op"] == "encode"
+            and r["section"] == ("fresh" if fresh else "text")
+            and r["case"].removesuffix("_fresh").endswith(("_10KB", "_100KB", "_1MB"))
+            and r["case"].startswith("text_")
+            and "orjson" in r["over_reference"]
+        ]
+        if rows:
+            parts = ", ".join(
+                f"{r['case'].removeprefix('text_').removesuffix('_fresh')} "
+                f"{r['over_reference']['orjson']:.2f}"
+                for r in rows
+            )
+            which = "fresh from decode" if fresh else "reused"
+            out.append(f"- encode of long strings, {which}, speed / orjson.dumps's: {parts}")
+    built = {r["case"]: r for r in result["rows"] if r["section"] == "built"}
+    ints, floats = built.get("built_progress_ints"), built.get("built_progress_floats")
+    if ints and floats and REFERENCE in ints["ns"]:
+        ratio = ints["ns"][REFERENCE] / floats["ns"][REFERENCE]
+        out.append(
+            f"- encode of a ProgressNotification built with ints / built with floats "
+            f"({REFERENCE}, medians): {ratio:.2f}"
+        )
+    relay_rows = [r for r in result["rows"] if r["section"] == "relay"]
+    for r in relay_rows:
+        if "orjson" in r["over_reference"]:
+            out.append(
+                f"- {r['case']}: {relay.REFERENCE} at {r['over_reference']['orjson']:.2f}x "
+                "the untyped orjson loop's speed"
+            )
+    return out
+
+
 def summary_lines(result: dict[str, Any]) -> str:
     """Geometric means of compiled / msgspec alone and rmcp / compiled over the small
-    frames (synthetic and real), per operation."""
+    frames (synthetic and real), per operation; the long strings' encode against
+    orjson, the built values and the relay loops against orjson."""
     out = []
     small = [
         r
@@ -101,6 +146,10 @@ def summary_lines(result: dict[str, Any]) -> str:
         rows = [r for r in small if r["op"] == op]
         for label, values in (
             (f"{REFERENCE} / {FLOOR}", [r["to_floor"].get(REFERENCE) for r in rows]),
+            (
+                f"{REFERENCE} / {OURS_FLOOR}",
+                [r.get("to_ours_floor", {}).get(REFERENCE) for r in rows],
+            ),
             (f"rmcp / {REFERENCE}", [r["over_reference"].get("rmcp") for r in rows]),
             (
                 f"rmcp variant / {REFERENCE}",
@@ -116,6 +165,7 @@ def summary_lines(result: dict[str, Any]) -> str:
                     f"geometric mean {_gmean(list(known.values())):.3f}, "
                     f"{known[best]:.2f} ({best}) to {known[worst]:.2f} ({worst})"
                 )
+    out += _long_text_lines(result)
     return "\n".join(out)
 
 
