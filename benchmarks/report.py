@@ -1,9 +1,17 @@
 """The matrix's results as text: a header, one Markdown table per section, a summary
-of geometric means, and the memory check (:func:`text_report`)."""
+of geometric means, and the memory check (:func:`text_report`); and the README's table
+(:func:`readme_table`).
+
+``python -m benchmarks.report RESULT.json [--readme]`` prints either from the JSON of
+one run of ``python -m benchmarks.matrix --json``, so that every figure of README.md and
+docs/performance.md comes from the same run."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +21,16 @@ from .memory import memory_lines
 from .peers import BASELINES, FLOOR, OURS_FLOOR, PEERS, REFERENCE
 from .timing import median
 
-__all__ = ["SECTIONS", "COLUMNS", "table", "summary_lines", "text_report"]
+__all__ = [
+    "SECTIONS",
+    "COLUMNS",
+    "README_ROWS",
+    "table",
+    "summary_lines",
+    "readme_table",
+    "text_report",
+    "main",
+]
 
 #: The sections of the output, in order (``relay`` is the relay loop).
 SECTIONS = ("synthetic", "real", "text", "fresh", "built", "relay")
@@ -216,3 +233,92 @@ def text_report(result: dict[str, Any]) -> str:
     if result.get("memory"):
         parts.append(memory_lines(result["memory"]))
     return "\n\n".join(parts)
+
+
+#: The README's rows: ``(case, op, what the frame is)``.
+README_ROWS = (
+    ("log", "decode", "log notification"),
+    ("log", "encode", "log notification"),
+    ("progress", "decode", "progress"),
+    ("progress", "encode", "progress"),
+    ("built_progress_ints", "encode", "progress built with ints"),
+    ("list_changed", "decode", "list_changed"),
+    ("unknown_method", "decode", "unknown method"),
+    ("text_result", "decode", "text result"),
+    ("text_result", "encode", "text result"),
+    ("100_contents", "decode", "100 text contents"),
+    ("error_nested", "decode", "error with nested data"),
+    ("error_nested", "encode", "error with nested data"),
+    ("blob_1.4MB", "decode", "blob result"),
+    ("blob_1.4MB", "encode", "blob result"),
+    ("text_ascii_1MB", "decode", "text result, ASCII"),
+    ("text_ascii_1MB", "encode", "text result, ASCII"),
+    ("text_ascii_1MB_fresh", "encode", "text result, ASCII, fresh from decode"),
+    ("text_markdown_1MB", "decode", "text result, markdown"),
+    ("text_markdown_1MB", "encode", "text result, markdown"),
+    ("text_utf8_1MB", "decode", "text result, mixed UTF-8"),
+    ("text_utf8_1MB", "encode", "text result, mixed UTF-8"),
+    ("text_utf8_1MB_fresh", "encode", "text result, mixed UTF-8, fresh from decode"),
+    ("text_blob_1MB", "encode", "blob result"),
+)
+_README_COLUMNS = (
+    ("compiled", "compiled"),
+    ("python", "pure Python"),
+    (FLOOR, "msgspec (minimal Struct)"),
+    ("mcp-types", "mcp-types"),
+    ("orjson", "orjson"),
+    ("rmcp", "rmcp (Rust)"),
+)
+
+
+def _size(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1e6:.1f} MB"
+    if n >= 10_000:
+        return f"{n / 1e3:.1f} KB"
+    return f"{n} B"
+
+
+def readme_table(result: dict[str, Any]) -> str:
+    """The README's table (:data:`README_ROWS`) from one run: times, compiled over the
+    minimal Struct, and each peer's time over compiled's."""
+    rows = {(r["case"], r["op"]): r for r in result["rows"]}
+    head = ["frame", "op", *(label for _, label in _README_COLUMNS)]
+    head += [f"compiled / {FLOOR}", "mcp-types / compiled", "orjson / compiled"]
+    head += ["rmcp / compiled"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
+    for case, op, what in README_ROWS:
+        r = rows.get((case, op))
+        if r is None:
+            continue
+        cells = [f"{what}, {_size(r['frame_bytes'])}", op]
+        cells += [_fmt_ns(r["ns"].get(impl)) for impl, _ in _README_COLUMNS]
+        cells.append(_fmt_x(r["to_floor"].get(REFERENCE)))
+        cells += [_fmt_x(r["over_reference"].get(i)) for i in ("mcp-types", "orjson", "rmcp")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.report RESULT.json [--readme]``; returns 0, or 1 when the
+    file is not a matrix result."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.report",
+        description="Print the tables of one run of python -m benchmarks.matrix --json.",
+    )
+    parser.add_argument("result", help="the JSON of python -m benchmarks.matrix --json")
+    parser.add_argument("--readme", action="store_true", help="the README's table only")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.result, encoding="utf-8") as f:
+            result = json.load(f)
+        text = readme_table(result) if args.readme else text_report(result)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"benchmarks.report: {args.result}: not a matrix result: {exc}", file=sys.stderr)
+        return 1
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
