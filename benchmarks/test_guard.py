@@ -68,3 +68,31 @@ def test_the_guard_times_the_cases_its_limits_name(guard: Any) -> None:
     assert set(guard.LONG_STRING_SPEED) == set(guard.LONG_STRING_SIZES)
     for limits in guard.LONG_STRING_SPEED.values():
         assert set(limits) == set(cases.TEXT_KINDS)
+
+
+@pytest.mark.parametrize(
+    ("again", "ok", "median"),
+    [([0.95, 0.91], True, 0.91), ([0.5, 0.95], False, 0.85), ([0.4, 0.3], False, 0.4)],
+)
+def test_a_missed_long_string_is_judged_on_the_median_of_three(
+    guard: Any, monkeypatch: pytest.MonkeyPatch, again: list[float], ok: bool, median: float
+) -> None:
+    """A cell under its limit is measured twice more (that cell alone) and judged on
+    the median of its three speeds; a cell that passed is not measured again."""
+    measured: list[list[str] | None] = []
+    speeds = iter(again)
+
+    def long_strings(rounds: int, names: list[str] | None = None) -> dict[str, Any]:
+        measured.append(names)
+        return {"rows": [_row("text_blob_1MB", next(speeds))]}
+
+    monkeypatch.setattr(guard, "long_strings", long_strings)
+    checks = guard.long_string_checks(
+        {"rows": [_row("text_blob_1MB", 0.85), _row("text_ascii_1MB", 0.8)]}
+    )
+    out = guard.remeasured(checks, rounds=3)
+    assert measured == [["text_blob_1MB"], ["text_blob_1MB"]]
+    blob, ascii_ = out
+    assert (blob["ok"], blob["value"]) == (ok, median)
+    assert blob["detail"]["speeds"] == sorted([0.85, *again])
+    assert (ascii_["ok"], ascii_["value"]) == (True, 0.8)
