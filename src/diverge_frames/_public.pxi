@@ -82,19 +82,19 @@ cdef object _result(object wire, int tag):
 
     rmcp's untagged ``ResourceContents``, text when ``text`` is a string, else blob when
     ``blob`` is (the compiled copy of ``_exact.rmcp_result.public_item``); rmcp's
-    ``ttlMs`` clamp to 0.
+    ``ttlMs`` clamp to 0. Each item is made public in its place in the wire's list (the
+    wire item freed as its public one takes its place), which becomes the result's.
     """
-    cdef list contents = []
+    cdef list contents = wire.contents
     cdef Py_ssize_t index
-    for index, item in enumerate(wire.contents):
+    for index in range(len(contents)):
+        item = contents[index]
         if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
+            contents[index] = _Text(uri=item.uri, mime_type=item.mime_type, text=item.text,
+                                    meta=item.meta)
         elif type(item.blob) is str:
-            contents.append(
-                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
-            )
+            contents[index] = _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob,
+                                    meta=item.meta)
         else:
             raise FrameBodyError(tag, "ReadResourceResult", _NEITHER_TEXT_NOR_BLOB,
                                  f"$.contents[{index}]")

@@ -40,7 +40,7 @@ from .._wire import (
 from ..errors import FrameBodyError
 from .rejection import detached, rejection
 from .rmcp_custom import custom_notification
-from .rmcp_result import read_resource_result
+from .rmcp_result import NO_VARIANT, read_resource_result
 from .rmcp_structs import (
     DIRECT_MEMBERS,
     ERROR_MEMBERS,
@@ -254,16 +254,17 @@ def _contents_item(item: Any) -> Any:
     """rmcp's untagged ``ResourceContents``.
 
     The text variant is tried, then the blob one; a duplicated member fails the variant
-    that has it.
+    that has it. The compiled twin keeps a C copy of this rule (``_rmcp_items.h``), which
+    a test holds equal to it on generated bodies.
     """
     if type(item) is not Obj or len(dict(item)) == len(item):
         return item  # (no member repeated: the quick test)
     counts = _keys(item)
     if _duplicated(counts, ("uri", "mimeType", "_meta")):
-        raise Reject("data did not match any variant of untagged enum ResourceContents")
+        raise Reject(NO_VARIANT)
     if counts.get("text", 0) > 1:
         if counts.get("blob", 0) > 1:
-            raise Reject("data did not match any variant of untagged enum ResourceContents")
+            raise Reject(NO_VARIANT)
         return Obj((k, v) for k, v in item if k != "text")
     if counts.get("blob", 0) > 1:
         return Obj((k, v) for k, v in item if k != "blob")

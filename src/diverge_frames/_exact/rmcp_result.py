@@ -13,8 +13,11 @@ from typing import Any
 from .. import types as t
 from ..errors import FrameBodyError
 
-__all__ = ["NEITHER_TEXT_NOR_BLOB", "clamp_ttl_ms", "public_item", "read_resource_result"]
+__all__ = ["NEITHER_TEXT_NOR_BLOB", "NO_VARIANT", "clamp_ttl_ms", "public_item", "read_resource_result"]
 
+#: serde's reason for a ``contents`` item that neither variant reads (a member of both
+#: repeated, or ``text`` and ``blob`` both repeated).
+NO_VARIANT = "data did not match any variant of untagged enum ResourceContents"
 #: The message for a ``contents`` item that is neither text nor blob.
 NEITHER_TEXT_NOR_BLOB = (
     "data did not match any variant of untagged enum ResourceContents (no string `text` or `blob`)"
