@@ -70,7 +70,7 @@ cdef object _items_read(object body, const unsigned char *p, Py_ssize_t n, int t
     found = _rmcp_items(<unsigned char *>PyBytes_AS_STRING(src), PyBytes_GET_SIZE(src),
                         &_RULES[_EXPECT_RESULT], &_ITEM_RULES)
     if found == _ITEMS_REJECT:
-        raise rejection(body, tag, _EXPECT_RESULT, _NO_VARIANT, None, None)
+        raise rejection(body, tag, _EXPECT_RESULT, _NO_VARIANT, None, None, None, r.edits == 0)
     if found != _ITEMS_READ:
         return None
     _count(_READS)
@@ -80,8 +80,8 @@ cdef object _items_read(object body, const unsigned char *p, Py_ssize_t n, int t
     except _ValidationError as exc:
         failed = detached(exc)
     except FrameBodyError as exc:  # an item neither text nor blob
-        failed = exc
+        failed = detached(exc)
     except _DECODE_ERRORS:  # what the scan leaves to msgspec (a raw control character)
         pass
     # Outside the except blocks: no exception keeps this frame alive through a cycle.
-    raise rejection(body, tag, _EXPECT_RESULT, None, None, None, failed)
+    raise rejection(body, tag, _EXPECT_RESULT, None, None, None, failed, r.edits == 0)

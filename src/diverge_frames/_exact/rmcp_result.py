@@ -13,7 +13,14 @@ from typing import Any
 from .. import types as t
 from ..errors import FrameBodyError
 
-__all__ = ["NEITHER_TEXT_NOR_BLOB", "NO_VARIANT", "clamp_ttl_ms", "public_item", "read_resource_result"]
+__all__ = [
+    "NEITHER_TEXT_NOR_BLOB",
+    "NO_VARIANT",
+    "check_items",
+    "clamp_ttl_ms",
+    "public_item",
+    "read_resource_result",
+]
 
 #: serde's reason for a ``contents`` item that neither variant reads (a member of both
 #: repeated, or ``text`` and ``blob`` both repeated).
@@ -45,7 +52,21 @@ def public_item(item: Any, index: int, tag: int) -> t.ResourceContents:
         return t.BlobResourceContents(
             uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta
         )
-    raise FrameBodyError(tag, "ReadResourceResult", NEITHER_TEXT_NOR_BLOB, f"$.contents[{index}]")
+    raise _neither(index, tag)
+
+
+def check_items(wire: Any, tag: int) -> None:
+    """Raise :func:`public_item`'s FrameBodyError for the first item of ``wire`` it rejects.
+
+    Nothing is built: the check alone, for the wording of a rejection.
+    """
+    for index, item in enumerate(wire.contents):
+        if type(item.text) is not str and type(item.blob) is not str:
+            raise _neither(index, tag)
+
+
+def _neither(index: int, tag: int) -> FrameBodyError:
+    return FrameBodyError(tag, "ReadResourceResult", NEITHER_TEXT_NOR_BLOB, f"$.contents[{index}]")
 
 
 def read_resource_result(wire: Any, tag: int) -> t.ReadResourceResult:
