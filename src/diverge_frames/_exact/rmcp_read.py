@@ -244,10 +244,30 @@ def _exact_result(tree: Any, tag: int) -> t.ReadResourceResult:
         if name in fields:
             fields[name] = enum_member(enum, fields[name], owned)
     contents = fields.get("contents")
+    plain_fields = {k: plain(v) for k, v in fields.items() if k != "contents"}
     if type(contents) is list:
-        fields["contents"] = [_contents_item(item) for item in contents]
-    wire = result_decoder.decode(plain_encoder.encode({k: plain(v) for k, v in fields.items()}))
+        plain_fields["contents"] = msgspec.Raw(_written_items(contents))
+    elif "contents" in fields:
+        plain_fields["contents"] = plain(contents)
+    order = list(fields)  # the body's order: msgspec's first error is the body's
+    wire = result_decoder.decode(plain_encoder.encode({k: plain_fields[k] for k in order}))
     return read_resource_result(wire, tag)
+
+
+def _written_items(contents: list[Any]) -> bytearray:
+    """The JSON of the ``contents`` items, each read by :func:`_contents_item`.
+
+    Each item of the tree is written, then dropped from it (the tree is the rules' own),
+    so that the tree and its JSON are not both whole at once.
+    """
+    out = bytearray(b"[")
+    for index, item in enumerate(contents):
+        if index:
+            out += b","
+        plain_encoder.encode_into(plain(_contents_item(item)), out, -1)
+        contents[index] = None
+    out += b"]"
+    return out
 
 
 def _contents_item(item: Any) -> Any:

@@ -72,13 +72,18 @@ def _neither(index: int, tag: int) -> FrameBodyError:
 def read_resource_result(wire: Any, tag: int) -> t.ReadResourceResult:
     """The public ``ReadResourceResult`` of a decoded :class:`_wire.ReadResourceResultWire`.
 
-    Each item made text or blob (:func:`public_item`), ``ttlMs`` clamped
-    (:func:`clamp_ttl_ms`). Raises FrameBodyError for an item that is neither.
+    Each item made text or blob (:func:`public_item`) in its place in the wire's list (the
+    wire item freed as its public one takes its place), which becomes the result's;
+    ``ttlMs`` clamped (:func:`clamp_ttl_ms`). Raises FrameBodyError for an item that is
+    neither.
     """
+    contents = wire.contents
+    for index, item in enumerate(contents):
+        contents[index] = public_item(item, index, tag)
     return t.ReadResourceResult(
         result_type=wire.result_type,
         ttl_ms=clamp_ttl_ms(wire.ttl_ms),
         cache_scope=wire.cache_scope,
-        contents=[public_item(item, index, tag) for index, item in enumerate(wire.contents)],
+        contents=contents,
         meta=wire.meta,
     )
