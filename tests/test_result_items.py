@@ -85,8 +85,8 @@ def test_the_twins_and_the_reference_agree_on_each(body: bytes, expected: Any) -
 
 #: The bodies only the item rule applies to: the compiled twin reads them without the
 #: exact reading (no tree); those of another rule too (a unit enum's map form) with it.
-ITEM_RULE_ONLY = [body for body, _ in CASES if b"cacheScope\":{" not in body]
-OTHER_RULES = [body for body, _ in CASES if b"cacheScope\":{" in body]
+ITEM_RULE_ONLY = [body for body, _ in CASES if b'cacheScope":{' not in body]
+OTHER_RULES = [body for body, _ in CASES if b'cacheScope":{' in body]
 
 
 @pytest.mark.c_extension
@@ -155,8 +155,10 @@ def _body(items: list[str], tail: list[str]) -> bytes:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items=st.lists(_ITEM, max_size=5), tail=_TAIL)
 def test_generated_results_agree(items: list[str], tail: list[str]) -> None:
-    """Generated results of repeated members, failing items, text or blob: both twins give
-    the reference reading's value or message."""
+    """Generated results (repeated members, failing items, text or blob): the reference's outcome.
+
+    Both twins give the reference reading's value or message.
+    """
     py, c = helpers.both()
     body = _body(items, tail)
     json.loads(body[1:])  # (every generated body is JSON)

@@ -42,8 +42,9 @@ read a tree built from msgspec's reading of that rewrite (``_exact``); no body i
 by Python code. A result whose only such rule is the item rule of its ``contents``
 (rmcp's untagged ``ResourceContents``: a repeated ``text`` or ``blob`` dropped, a shared
 member repeated rejected) has it applied in C to a copy of the body, which msgspec then
-reads as a plain one (``_items.pxi``): no tree, no Python per item. A writable buffer is copied, and the copy decoded, so that another
-thread that writes to it meanwhile cannot tear the value.
+reads as a plain one (``_items.pxi``): no tree, no Python per item. A writable buffer
+is copied, and the copy decoded, so that another thread that writes to it meanwhile
+cannot tear the value.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
