@@ -41,6 +41,10 @@ CASES: list[tuple[bytes, Any]] = [
     (_result('{"uri":"u","t\\u0065xt":"t","text":"t","blob":"b"}'), [_Blob]),
     (_result('{"uri":"u","text":"t","\\u0074ext":"t","bl\\u006fb":"b"}'), [_Blob]),
     (_result('{"uri":"u","text":"t"}', '{"uri":"v","text":1,"text":"t","blob":"b"}'), [_Text, _Blob]),
+    # an escaped key is the member it spells, repeated or not
+    (_result('{"uri":"u","t\\u0065xt":"","blob":"v"}'), [_Text]),
+    (_result('{"uri":"u","mimeType":null,"t\\u0065xt":"","blob":"v"}'), [_Text]),
+    (_result('{"uri":"u","text":"t","bl\\u006fb":"b"}'), [_Text]),
     (_result('{"uri":"u","text":"t","text":"t"}'), NEITHER_TEXT_NOR_BLOB),
     (_result('{"uri":"u","blob":"b","blob":"c","text":1}'), NEITHER_TEXT_NOR_BLOB),
     (_result('{"uri":"u","uri":"v","text":"t"}'), NO_VARIANT),

@@ -561,11 +561,14 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
                 return value
             return _exact(body, tag, _EXPECT_RESULT, None, &r)
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
-        # every item must be a blob. Either way straight to the public types (no key at
-        # depth 3 or less has an escape here), else the general path decides and words
-        # the error.
-        one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
-            _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
+        # every item must be a blob. Either way straight to the public types, else the
+        # general path decides and words the error. Only when no key can be escaped (a
+        # "t\u0065xt" key is a text): the glance found none at depth 3 or less, or the
+        # body has no backslash at all.
+        one = -1
+        if r.top == _GLANCED or memchr(p, 92, n) == NULL:
+            one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
+                _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
                 value = _decode(one, src)
