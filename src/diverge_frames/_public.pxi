@@ -60,6 +60,8 @@ cdef Py_ssize_t _PARAMS_AT = _slot_offset(_Custom, "params")
 cdef Py_ssize_t _CONTENTS_AT = _slot_offset(_Result, "contents")
 cdef Py_ssize_t _TEXT_AT = _slot_offset(_Text, "text")
 cdef Py_ssize_t _BLOB_AT = _slot_offset(_Blob, "blob")
+cdef Py_ssize_t _WIRE_TEXT_AT = _slot_offset(w.ResourceContentsWire, "text")
+cdef Py_ssize_t _WIRE_BLOB_AT = _slot_offset(w.ResourceContentsWire, "blob")
 
 
 cdef object _as_public(object value):
@@ -87,17 +89,21 @@ cdef object _result(object wire, int tag):
     """
     cdef list contents = wire.contents
     cdef Py_ssize_t index
-    for index in range(len(contents)):
+    for index in range(len(contents)):  # first the rule: nothing built for a rejection
         item = contents[index]
-        if type(item.text) is str:
-            contents[index] = _Text(uri=item.uri, mime_type=item.mime_type, text=item.text,
-                                    meta=item.meta)
-        elif type(item.blob) is str:
-            contents[index] = _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob,
-                                    meta=item.meta)
-        else:
+        if (type(_get(item, _WIRE_TEXT_AT, "text")) is not str
+                and type(_get(item, _WIRE_BLOB_AT, "blob")) is not str):
             raise FrameBodyError(tag, "ReadResourceResult", _NEITHER_TEXT_NOR_BLOB,
                                  f"$.contents[{index}]")
+    for index in range(len(contents)):
+        item = contents[index]
+        text = _get(item, _WIRE_TEXT_AT, "text")
+        if type(text) is str:
+            contents[index] = _Text(uri=item.uri, mime_type=item.mime_type, text=text,
+                                    meta=item.meta)
+        else:
+            contents[index] = _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob,
+                                    meta=item.meta)
     return _public_result(wire, contents)
 
 
