@@ -357,32 +357,26 @@ def too_deep(node: Any) -> bool:
 def dicts_below(node: Any, keep: int) -> Any:
     """A tree of :class:`Obj` with those nested deeper than ``keep`` levels made dicts.
 
-    ``node`` counted; the last duplicate wins. The tree is the caller's own and changed
-    in place (each node replaced in its parent as it is made), so that the old nodes are
-    freed as the new ones are made: no second tree at once.
+    ``node`` counted; the last duplicate wins. The caller's tree is changed in place, each
+    old node freed as its new one takes its place: no second tree at once.
     """
     if keep <= 0:
         return _dicts(node)
     kind = type(node)
     if kind is Obj:
         for index, (key, value) in enumerate(node):
-            made = dicts_below(value, keep - 1)
-            if made is not value:
+            if (made := dicts_below(value, keep - 1)) is not value:
                 node[index] = (key, made)
         return node
     if kind is list and (Obj in map(type, node) or list in map(type, node)):
         for index, value in enumerate(node):
-            made = dicts_below(value, keep - 1)
-            if made is not value:
+            if (made := dicts_below(value, keep - 1)) is not value:
                 node[index] = made
     return node
 
 
 def _dicts(node: Any) -> Any:
-    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without recursion.
-
-    Lists are changed in place, each Obj replaced in its parent by its dict.
-    """
+    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), in place, without recursion."""
     out = [node]
     stack: list[tuple[Any, Any]] = [(out, 0)]
     while stack:
