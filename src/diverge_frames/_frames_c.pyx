@@ -9,8 +9,9 @@ errors. What only the compiled path does, all for speed and none visible:
   one reused ``bytearray`` (``_take_body``: a small copy costs less than a memoryview,
   and no allocation less than one); any larger or other payload through a read-only
   memoryview over its buffer (no copy);
-* a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
-  method goes straight to the custom-notification fallback (no failed typed attempt);
+* a notification whose body plainly starts ``{"method":"<m>"`` (whitespace allowed
+  between those tokens) with ``m`` no typed method goes straight to the
+  custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
   straight to the public types, its wire result made the public ``ReadResourceResult``
   in place (``_public.pxi``);
@@ -122,6 +123,8 @@ cdef extern from "_scan.h":
     bint _valid_utf8 "df_valid_utf8"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     Py_ssize_t _string_end "df_string_end"(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
                                            int *flags) noexcept nogil
+    Py_ssize_t _method_start "df_method_start"(const unsigned char *p,
+                                               Py_ssize_t n) noexcept nogil
     Py_ssize_t _e_digit "df_e_digit"(const unsigned char *p, Py_ssize_t n,
                                      Py_ssize_t i) noexcept nogil
     bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
@@ -187,9 +190,6 @@ def _counts():
 cdef inline object _decode(int which, object body):
     """``body`` read by msgspec with ``_DECODERS[which]``."""
     return _call1(&_DECODERS[which], body)
-
-cdef inline object _notification_decoder(object body):
-    return _decode(_D_NOTIFICATION, body)
 
 cdef inline object _custom_decoder(object body):
     return _decode(_D_CUSTOM, body)
@@ -257,7 +257,8 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
-# Decoded wire structs made public in place, struct fields read at their slots.
+# Decoded wire structs made public in place (results, list-changed and cancelled
+# notifications), struct fields read at their slots.
 include "_public.pxi"
 # serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
 include "_precheck.pxi"
@@ -477,25 +478,26 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
 
 
 cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
-    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
-    ``m`` (no escapes) is no typed notification's method: a typed attempt could only
-    fail. False whenever in doubt. (Run after ``_precheck``: no key is repeated.)"""
-    cdef Py_ssize_t m, i
+    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it, or with
+    JSON whitespace between those tokens) and ``m`` (no escapes) is no typed
+    notification's method: a typed attempt could only fail. False whenever in doubt.
+    (Run after ``_precheck``: no key is repeated.)"""
+    cdef Py_ssize_t m, i, start = _method_start(p, n)
     cdef unsigned candidates
     cdef const unsigned char *end
-    if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
+    if start < 0:
         return False
-    end = <const unsigned char *>memchr(p + 11, 34, n - 11)  # the first '"'
+    end = <const unsigned char *>memchr(p + start, 34, n - start)  # the first '"'
     if end == NULL:
         return False
-    m = end - (p + 11)
-    if memchr(p + 11, 92, m) != NULL:  # a '\\' before it: an escape
+    m = end - (p + start)
+    if memchr(p + start, 92, m) != NULL:  # a '\\' before it: an escape
         return False
     candidates = _METHODS_OF_LEN[min(m, _LONG_METHOD)]
     while candidates:
         i = _lowest_bit(candidates)
         candidates &= candidates - 1
-        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
+        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + start, m) == 0:
             return False
     return True
 

@@ -129,9 +129,10 @@ _make_scanner = _scanner.c_make_scanner or _scanner.py_make_scanner
 _scan_state = _ScanState()
 #: Bodies longer than this are first scanned on a prefix of this many bytes.
 _PREFIX = 64 * 1024
-#: In a body longer than ``_PREFIX``, a ``"blob"`` value at least this long with no
-#: escape is left out of the scan (``_without_long_blobs``).
+#: In a body longer than ``_PREFIX``, a ``"blob"`` value (its key: ``_BLOB_KEY``, JSON
+#: whitespace around the colon) at least this long with no escape is left out of the scan.
 _LONG_BLOB_CHARS = 4096
+_BLOB_KEY = re.compile(r'"blob"[ \t\n\r]*:[ \t\n\r]*"')
 #: Number literals that are plain at a glance: at most 15 digits (16 characters with the
 #: point, or the sign), with an exponent of at most 7 (a power of ten within 10^22);
 #: integers of at most 18 characters but -0. The others :func:`plain_number` decides.
@@ -216,22 +217,22 @@ def _without_long_blobs(text: str) -> str:
     memory of a decode stays near one blob, not two. What ``_precheck`` looks for is
     unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
-    string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
-    the next ``"`` (no backslash before it) closes it. In text that is not JSON the cut
-    may change the verdict, harmlessly: msgspec rejects the body either way, and the
-    exact reading words the error."""
+    string's delimiter (closing one after a letter), so in JSON ``"blob" : "`` opens the
+    value of a ``blob`` key, and the next ``"`` (no backslash before it) closes it. In
+    text that is not JSON the cut may change the verdict, harmlessly: msgspec rejects
+    the body either way, and the exact reading words the error."""
     pieces = []
     start = 0
-    at = text.find('"blob":"')
-    while at >= 0:
-        value = at + 8
+    at = _BLOB_KEY.search(text)
+    while at is not None:
+        value = at.end()
         end = text.find('"', value)
         if end < 0:
             break
         if end - value >= _LONG_BLOB_CHARS and text.find("\\", value, end) < 0:
             pieces.append(text[start:value])
             start = end
-        at = text.find('"blob":"', end + 1)
+        at = _BLOB_KEY.search(text, end + 1)
     if not pieces:
         return text
     pieces.append(text[start:])
