@@ -40,8 +40,12 @@ The pre-check is serde_json's reading in C (``_serde_json.h``, ``_precheck.pxi``
 msgspec would read otherwise is written again so that it does not (``_rewrite``:
 numbers spelled as serde_json's f64), and rmcp's rules that need a body's repeated keys
 read a tree built from msgspec's reading of that rewrite (``_exact``); no body is read
-by Python code. A writable buffer is copied, and the copy decoded, so that another
-thread that writes to it meanwhile cannot tear the value.
+by Python code. A result whose only such rule is the item rule of its ``contents``
+(rmcp's untagged ``ResourceContents``: a repeated ``text`` or ``blob`` dropped, a shared
+member repeated rejected) has it applied in C to a copy of the body, which msgspec then
+reads as a plain one (``_items.pxi``): no tree, no Python per item. A writable buffer
+is copied, and the copy decoded, so that another thread that writes to it meanwhile
+cannot tear the value.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
@@ -59,11 +63,11 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._exact.rejection import rejection
+from ._exact.rejection import detached, item_rejection, rejection
 from ._exact.rmcp_custom import encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
 from ._exact.rmcp_read import decode_exact
-from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB
+from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB, NO_VARIANT
 from ._exact.rmcp_structs import (EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECTED,
                                   STRUCT_DEPTH, duplicate_field)
 from ._exact.serde_json import REASONS, reject, tree
@@ -258,6 +262,8 @@ include "_check_plans.pxi"
 include "_public.pxi"
 # serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
 include "_precheck.pxi"
+# rmcp's item rule for a result's contents, in C.
+include "_items.pxi"
 # Long strings built in C and cut out of a body before msgspec reads the rest.
 include "_strings.pxi"
 # Encode, its checks and serde_json's exponents.
@@ -552,13 +558,19 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
     if tag == _TAG_RESULT:
         src = _source(body, p, n, tag, _EXPECT_RESULT, &r)
         if src is None:
+            value = _items_read(body, p, n, tag, &r)
+            if value is not None:
+                return value
             return _exact(body, tag, _EXPECT_RESULT, None, &r)
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
-        # every item must be a blob. Either way straight to the public types (no key at
-        # depth 3 or less has an escape here), else the general path decides and words
-        # the error.
-        one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
-            _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
+        # every item must be a blob. Either way straight to the public types, else the
+        # general path decides and words the error. Only when no key can be escaped (a
+        # "t\u0065xt" key is a text): the glance found none at depth 3 or less, or the
+        # body has no backslash at all.
+        one = -1
+        if r.top == _GLANCED or memchr(p, 92, n) == NULL:
+            one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
+                _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
                 value = _decode(one, src)
@@ -572,6 +584,11 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
             if value is not None:
                 return value
+            # Inside contents, of a body msgspec read as it is and no rule applies to:
+            # the exact reading rejects it too, worded by exc (the pure twin's rule).
+            error = item_rejection(tag, exc) if src is body else None
+            if error is not None:
+                raise error
             return _exact(body, tag, _EXPECT_RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
             value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)

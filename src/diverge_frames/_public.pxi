@@ -73,6 +73,8 @@ cdef Py_ssize_t _PARAMS_AT = _slot_offset(_Custom, "params")
 cdef Py_ssize_t _CONTENTS_AT = _slot_offset(_Result, "contents")
 cdef Py_ssize_t _TEXT_AT = _slot_offset(_Text, "text")
 cdef Py_ssize_t _BLOB_AT = _slot_offset(_Blob, "blob")
+cdef Py_ssize_t _WIRE_TEXT_AT = _slot_offset(w.ResourceContentsWire, "text")
+cdef Py_ssize_t _WIRE_BLOB_AT = _slot_offset(w.ResourceContentsWire, "blob")
 
 
 cdef object _as_public(object value):
@@ -95,22 +97,26 @@ cdef object _result(object wire, int tag):
 
     rmcp's untagged ``ResourceContents``, text when ``text`` is a string, else blob when
     ``blob`` is (the compiled copy of ``_exact.rmcp_result.public_item``); rmcp's
-    ``ttlMs`` clamp to 0.
+    ``ttlMs`` clamp to 0. Each item is made public in its place in the wire's list (the
+    wire item freed as its public one takes its place), which becomes the result's.
     """
-    cdef list contents = []
+    cdef list contents = wire.contents
     cdef Py_ssize_t index
-    for index, item in enumerate(wire.contents):
-        if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
-        elif type(item.blob) is str:
-            contents.append(
-                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
-            )
-        else:
+    for index in range(len(contents)):  # first the rule: nothing built for a rejection
+        item = contents[index]
+        if (type(_get(item, _WIRE_TEXT_AT, "text")) is not str
+                and type(_get(item, _WIRE_BLOB_AT, "blob")) is not str):
             raise FrameBodyError(tag, "ReadResourceResult", _NEITHER_TEXT_NOR_BLOB,
                                  f"$.contents[{index}]")
+    for index in range(len(contents)):
+        item = contents[index]
+        text = _get(item, _WIRE_TEXT_AT, "text")
+        if type(text) is str:
+            contents[index] = _Text(uri=item.uri, mime_type=item.mime_type, text=text,
+                                    meta=item.meta)
+        else:
+            contents[index] = _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob,
+                                    meta=item.meta)
     return _public_result(wire, contents)
 
 
