@@ -131,6 +131,8 @@ def extensions():
             "src/diverge_frames/_serde_json_glance.h",
             "src/diverge_frames/_pow10.h",
             "src/diverge_frames/_precheck.pxi",
+            "src/diverge_frames/_rmcp_items.h",
+            "src/diverge_frames/_items.pxi",
             "src/diverge_frames/_encode.pxi",
         ],
         include_dirs=["src/diverge_frames"],

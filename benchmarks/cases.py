@@ -2,7 +2,7 @@
 
 A :class:`Case` is one or more channel payloads (tag byte + JSON) of one channel kind;
 a case of several frames is timed as a loop over all of them and reported per frame.
-Four sections:
+Five sections:
 
 * ``synthetic``: eight single frames, the small ones lines of
   ``tests/data/corpus/server-everything`` (and edge case
@@ -13,11 +13,16 @@ Four sections:
   line of the corpus in it (:func:`real`);
 * ``text``: a read-resource result holding one long text, plain ASCII (no JSON escape),
   escaped markdown (``\\n``, ``\\"``, ``\\\\`` and ``\\t``) or mixed UTF-8 (raw
-  2-, 3- and 4-byte characters, no escape), of 1 KB to 10 MB of text (:func:`text`);
-* ``fresh``: the large frames and the 100 KB texts again, decoded from a new copy of
-  the payload made just before each call (:attr:`Case.fresh`), so that the allocator's
-  page faults are paid as a relay receiving new buffers pays them, and encoded from a
-  value fresh from decode, as a relay forwards what it has just read (:func:`fresh`).
+  2-, 3- and 4-byte characters, no escape), of 1 KB to 10 MB of text, or one base64
+  blob of the same sizes (:func:`text`);
+* ``fresh``: the large frames and the 10 KB and 100 KB texts again, decoded from a new
+  copy of the payload made just before each call (:attr:`Case.fresh`), so that the
+  allocator's page faults are paid as a relay receiving new buffers pays them, and
+  encoded from a value fresh from decode, as a relay forwards what it has just read
+  (:func:`fresh`);
+* ``built``: a ``ProgressNotification`` built by its constructors, as a server builds
+  it, with ints and with floats in its ``f64`` members (:attr:`Case.built`,
+  :func:`built`; encode only).
 
 Every body is compact JSON with its members in order, as rmcp writes it.
 """
@@ -43,6 +48,9 @@ __all__ = [
     "real",
     "text",
     "fresh",
+    "built",
+    "built_value",
+    "long_string",
     "relay_channels",
     "TEXT_KINDS",
     "TEXT_SIZES",
@@ -59,8 +67,8 @@ SMALL_LIMIT = 1024
 
 #: Sizes of the long texts, in bytes of UTF-8 text (the frame is a little longer).
 TEXT_SIZES = {"1KB": 1_000, "10KB": 10_000, "100KB": 100_000, "1MB": 1_000_000, "10MB": 10_000_000}
-#: The three kinds of long text.
-TEXT_KINDS = ("ascii", "markdown", "utf8")
+#: The kinds of long string: three of text, and a base64 blob.
+TEXT_KINDS = ("ascii", "markdown", "utf8", "blob")
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,9 @@ class Case:
     ``"notifications"`` or ``"read-resource"``; ``kind``: ``"notification"``,
     ``"result"``, ``"error"`` (or ``"mixed"`` for a real case of several kinds);
     ``payloads``: the frames (tag byte + body). ``fresh``: each decode gets a new copy
-    of its payload, made just before the call and timed with it.
+    of its payload, made just before the call and timed with it. ``built``: ``"ints"``
+    or ``"floats"`` for a value built by the constructors (:func:`built_value`), which
+    is encoded (never decoded); its payload is the frame that value encodes to.
     """
 
     name: str
@@ -80,6 +90,7 @@ class Case:
     kind: str
     payloads: tuple[bytes, ...]
     fresh: bool = False
+    built: str = ""
 
     @property
     def bodies(self) -> tuple[bytes, ...]:
@@ -111,10 +122,12 @@ def _frame(tag: int, value: Any) -> bytes:
     return bytes((tag,)) + compact(value)
 
 
-def _blob_payload(n_bytes: int, seed: int = 4) -> bytes:
+def _blob_payload(n_bytes: int, seed: int = 4, uri: str = "file:///data/sample.bin") -> bytes:
     """A read-resource result holding one base64 blob of ``n_bytes`` pseudo-random bytes."""
     data = random.Random(seed).randbytes(n_bytes)
-    head = b'\x00{"contents":[{"uri":"file:///data/sample.bin","mimeType":"application/octet-stream","blob":"'
+    head = b'\x00{"contents":[{"uri":"%s","mimeType":"application/octet-stream","blob":"' % (
+        uri.encode()
+    )
     return head + base64.b64encode(data) + b'"}]}'
 
 
@@ -404,39 +417,89 @@ def _long_text(kind: str, n: int) -> str:
 
 @functools.cache
 def text() -> tuple[Case, ...]:
-    """A result with one long text of each kind and size, e.g. ``text_markdown_10KB``."""
+    """A result with one long string of each kind and size, e.g. ``text_markdown_10KB``:
+    a text, or (kind ``blob``) a base64 blob of that many characters."""
     out = []
     for kind in TEXT_KINDS:
         for label, n in TEXT_SIZES.items():
-            value = {
-                "contents": [
-                    {
-                        "uri": f"file:///docs/page-{label}.{'md' if kind == 'markdown' else 'txt'}",
-                        "mimeType": _MIME[kind],
-                        "text": _long_text(kind, n),
-                    }
-                ]
-            }
-            out.append(
-                Case(f"text_{kind}_{label}", "text", "read-resource", "result", (_frame(0, value),))
-            )
+            if kind == "blob":
+                uri = f"file:///data/blob-{label}.bin"
+                payload = _blob_payload(n * 3 // 4, seed=n, uri=uri)
+            else:
+                item = {
+                    "uri": f"file:///docs/page-{label}.{'md' if kind == 'markdown' else 'txt'}",
+                    "mimeType": _MIME[kind],
+                    "text": _long_text(kind, n),
+                }
+                payload = _frame(0, {"contents": [item]})
+            out.append(Case(f"text_{kind}_{label}", "text", "read-resource", "result", (payload,)))
     return tuple(out)
+
+
+def long_string(case: Case) -> bytes:
+    """The raw JSON of a text case's one long string, between its quotes (escapes as
+    they are): what CPython's UTF-8 decoder is given beside the codecs."""
+    [payload] = case.payloads
+    key = b'"blob":"' if case.name.startswith("text_blob_") else b'"text":"'
+    start = payload.index(key) + len(key)
+    return payload[start : payload.rindex(b'"}]}')]
 
 
 # ---------------------------------------------------------------------------- fresh
 
+#: The sizes of the text section that the fresh section has too (besides the large).
+FRESH_SIZES = ("10KB", "100KB")
+
 
 @functools.cache
 def fresh() -> tuple[Case, ...]:
-    """The large frames again (blob results, 1 MB and 10 MB texts) and the 100 KB
-    texts, with :attr:`Case.fresh` set: decoded from a new payload at each call, encoded
-    from a value just decoded."""
-    large = [c for c in (*synthetic(), *real(), *text()) if c.large or c.name.endswith("_100KB")]
+    """The large frames again (blob results, 1 MB and 10 MB texts and blobs) and the
+    10 KB and 100 KB texts and blobs, with :attr:`Case.fresh` set: decoded from a new
+    payload at each call, encoded from a value just decoded."""
+    large = [
+        c
+        for c in (*synthetic(), *real(), *text())
+        if c.large or c.name.endswith(tuple(f"_{size}" for size in FRESH_SIZES))
+    ]
     return tuple(
         dataclasses.replace(c, name=f"{c.name}_fresh", section="fresh", fresh=True) for c in large
     )
 
 
+# ---------------------------------------------------------------------------- built
+
+
+def built_value(how: str) -> Any:
+    """The README's ``ProgressNotification(params=ProgressNotificationParam(progress=1,
+    total=4, ...))``, built with ints (``how="ints"``) or floats (``"floats"``) in its
+    ``f64`` members."""
+    from diverge_frames import types as t
+
+    progress, total = (1, 4) if how == "ints" else (1.0, 4.0)
+    params = t.ProgressNotificationParam(progress=progress, total=total, progress_token="t")
+    return t.ProgressNotification(params=params)
+
+
+#: The frame both built values encode to (``1.0``, as rmcp writes an ``f64``).
+BUILT_FRAME = b'\x00{"method":"notifications/progress","params":{"progress":1.0,"progressToken":"t","total":4.0}}'
+
+
+@functools.cache
+def built() -> tuple[Case, ...]:
+    """The built ``ProgressNotification``, with ints and with floats (encode only)."""
+    return tuple(
+        Case(
+            f"built_progress_{how}",
+            "built",
+            "notifications",
+            "notification",
+            (BUILT_FRAME,),
+            built=how,
+        )
+        for how in ("ints", "floats")
+    )
+
+
 def all_cases() -> tuple[Case, ...]:
-    """Every case, in the order of the output: synthetic, real, text, fresh."""
-    return (*synthetic(), *real(), *text(), *fresh())
+    """Every case, in the order of the output: synthetic, real, text, fresh, built."""
+    return (*synthetic(), *real(), *text(), *fresh(), *built())

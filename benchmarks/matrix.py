@@ -1,15 +1,16 @@
 """The benchmark matrix: ``python -m benchmarks.matrix`` (from the repository's root).
 
 Decode and encode of every case of :mod:`benchmarks.cases` (synthetic frames, the real
-corpus, long texts, fresh payloads) by every implementation of
-:mod:`benchmarks.peers` (ours compiled and pure Python, msgspec alone, mcp-types,
-orjson) and by rmcp itself (:mod:`benchmarks.rmcp`, when cargo is there), plus the
-relay loop of :mod:`benchmarks.relay`, all interleaved in one run on thread CPU time
+corpus, long texts and blobs, fresh payloads, built values) by every implementation of
+:mod:`benchmarks.peers` (ours compiled and pure Python, a minimal msgspec Struct,
+msgspec with our types, mcp-types, orjson) and by rmcp itself (:mod:`benchmarks.rmcp`,
+when cargo is there), plus the relay loops of :mod:`benchmarks.relay` on three sets of
+frames (:data:`RELAY_SETS`), all interleaved in one run on thread CPU time
 (:mod:`benchmarks.timing`). Prints one table per section (:mod:`benchmarks.report`):
 time per operation of each implementation (the median over rounds), compiled's time
-over msgspec alone's, and each other implementation's time over compiled's (medians of
-per-round ratios; above 1: compiled is faster). ``--json`` prints everything, per-round
-samples and wall times included.
+over the minimal Struct's and over msgspec with our types', and each other
+implementation's time over compiled's (medians of per-round ratios; above 1: compiled
+is faster). ``--json`` prints everything, per-round samples and wall times included.
 
 ``scripts/bench_guard.py`` (the CI speed guard) and the pytest-benchmark suite in this
 directory run the same cases and implementations.
@@ -33,7 +34,7 @@ from . import cases as _cases
 from . import peers, relay, rmcp
 from .cases import SMALL_LIMIT, Case
 from .memory import memory_check
-from .peers import FLOOR, REFERENCE
+from .peers import FLOOR, OURS_FLOOR, REFERENCE
 from .report import SECTIONS, text_report
 from .timing import (
     CLOCK,
@@ -51,6 +52,7 @@ __all__ = [
     "FLOOR",
     "REFERENCE",
     "SMALL_LIMIT",
+    "RELAY_SETS",
     "select",
     "run",
     "report",
@@ -62,13 +64,21 @@ __all__ = [
 _RUNS = {"default": (41, 1_000_000, 4), "quick": (15, 500_000, 5), "smoke": (1, 1, 1)}
 
 
-def select(sections: Iterable[str] = SECTIONS, max_frame: int | None = None) -> list[Case]:
-    """The cases of ``sections`` (``relay`` has none), of at most ``max_frame`` bytes."""
+def select(
+    sections: Iterable[str] = SECTIONS,
+    max_frame: int | None = None,
+    names: Iterable[str] | None = None,
+) -> list[Case]:
+    """The cases of ``sections`` (``relay`` has none), of at most ``max_frame`` bytes,
+    and of ``names`` only when given."""
     wanted = set(sections)
+    named = None if names is None else set(names)
     return [
         c
         for c in _cases.all_cases()
-        if c.section in wanted and (max_frame is None or c.size <= max_frame)
+        if c.section in wanted
+        and (max_frame is None or c.size <= max_frame)
+        and (named is None or c.name in named)
     ]
 
 
@@ -79,6 +89,13 @@ def _check_twins(case: Case) -> None:
     if compiled is None:
         return
     suffix = "notification" if case.channel == "notifications" else "read_resource"
+    if case.built:
+        value = _cases.built_value(case.built)
+        if {getattr(m, f"encode_{suffix}")(value) for m in (compiled, python)} != {
+            case.payloads[0]
+        }:
+            raise AssertionError(f"{case.name}: a twin encodes the built value otherwise")
+        return
     for payload in case.payloads:
         values = [getattr(m, f"decode_{suffix}")(payload) for m in (compiled, python)]
         encoded = [
@@ -94,7 +111,8 @@ def _groups(
 ) -> list[Group]:
     groups = []
     columns = (*peers.PEERS, *peers.BASELINES)
-    wanted = [i for i in columns if only is None or i in only or i in (FLOOR, REFERENCE)]
+    kept = (FLOOR, OURS_FLOOR, REFERENCE)
+    wanted = [i for i in columns if only is None or i in only or i in kept]
     for case in cases:
         for op, impls in peers.ops(case, wanted).items():
             cells: list[Cell] = [
@@ -111,22 +129,42 @@ def _groups(
     return groups
 
 
-RELAY_CASE = "relay_real"
+def _relay_1mb() -> list[tuple[str, tuple[bytes, ...]]]:
+    """One read-resource channel per 1 MB long string of the text section (three texts
+    and a blob): what a relay forwarding file contents does."""
+    return [("read-resource", c.payloads) for c in _cases.text() if c.name.endswith("_1MB")]
 
 
-def _relay_group() -> tuple[Group, int, int]:
-    """The relay loops as one group; also the frames and bytes relayed per pass."""
-    channels = _cases.relay_channels()
-    frames = sum(len(payloads) for _, payloads in channels)
-    results = {name: loop(channels) for name, loop in relay.loops().items()}
-    if len({r[1] for r in results.values()}) != 1:
-        raise AssertionError(f"the relay loops disagree on the channels served: {results}")
-    cells: list[Cell] = [
-        PythonCell(RELAY_CASE, "relay", name, pairs=[(loop, channels)], per_pass=frames)
-        for name, loop in relay.loops().items()
-    ]
-    size = sum(len(p) for _, payloads in channels for p in payloads)
-    return Group(RELAY_CASE, "relay", cells), frames, size
+#: The relay loop's sets of frames: ``{case: (what it is, its channels)}``.
+RELAY_SETS = {
+    "relay_real": ("every real frame under 1 MB", _cases.relay_channels),
+    "relay_small": (
+        "the real notification stream, small frames",
+        lambda: _cases.relay_channels()[:1],
+    ),
+    "relay_1MB": ("1 MB text and blob results", _relay_1mb),
+}
+
+
+def _relay_groups() -> list[tuple[Group, dict[str, Any]]]:
+    """The relay loops, one group per set of :data:`RELAY_SETS`, each with what it
+    relays per pass (frames and bytes)."""
+    out = []
+    for case, (title, make) in RELAY_SETS.items():
+        channels = make()
+        frames = sum(len(payloads) for _, payloads in channels)
+        results = {name: loop(channels) for name, loop in relay.loops().items()}
+        if len({r[1] for r in results.values()}) != 1:
+            raise AssertionError(f"{case}: the relay loops disagree on the channels served")
+        cells: list[Cell] = [
+            PythonCell(case, "relay", name, pairs=[(loop, channels)], per_pass=frames)
+            for name, loop in relay.loops().items()
+        ]
+        size = sum(len(p) for _, payloads in channels for p in payloads)
+        heavy = size / frames >= _cases.LARGE_FRAME
+        info = {"title": title, "frames": frames, "bytes": size}
+        out.append((Group(case, "relay", cells, heavy=heavy), info))
+    return out
 
 
 def run(
@@ -137,6 +175,8 @@ def run(
     max_frame: int | None = None,
     with_rmcp: bool = True,
     log: IO[str] | None = sys.stderr,
+    names: Iterable[str] | None = None,
+    heavy_stride: int | None = None,
 ) -> dict[str, Any]:
     """Time the matrix; return the results as a JSON-able dict.
 
@@ -147,20 +187,23 @@ def run(
     :data:`SECTIONS`. ``only``: restrict to these implementations (msgspec and
     compiled are always kept). ``max_frame``: frames of at most this many bytes.
     ``with_rmcp``: build and run ``rmcp-bench`` when cargo is there. ``log``: where
-    progress lines go (``None``: nowhere).
+    progress lines go (``None``: nowhere). ``names``: these cases only.
+    ``heavy_stride``: overrides the length's (1: large frames in every round).
 
     Each row: ``ns`` / ``wall_ns`` (median thread CPU / wall ns per operation),
-    ``to_floor`` (impl / msgspec) and ``over_reference`` (impl / compiled, or impl /
-    channel for the relay), both medians over rounds of the ratio within a round;
+    ``to_floor`` (impl / msgspec, the minimal Struct), ``to_ours_floor`` (impl / msgspec
+    with our types) and ``over_reference`` (impl / compiled, or impl / channel for the
+    relay), all medians over rounds of the ratio within a round;
     ``samples`` / ``wall_samples`` (ns per operation, per round).
     """
-    default_rounds, target_ns, heavy_stride = _RUNS[length]
+    default_rounds, target_ns, default_stride = _RUNS[length]
     rounds = rounds or default_rounds
+    heavy_stride = heavy_stride or default_stride
     sections = tuple(sections)
     started = time.perf_counter()
     load_before = _loadavg()
     allocator = "glibc, set by the run" if steady_allocator() else "as it is"
-    chosen = select(sections, max_frame)
+    chosen = select(sections, max_frame, names)
     for case in chosen:
         _check_twins(case)
     rmcp_info: dict[str, Any] = {"binary": None}
@@ -175,11 +218,11 @@ def run(
             rmcp_info.update(bench.versions, clock=bench.clock)
     try:
         groups = _groups(chosen, only, bench)
-        relay_info = None
+        relay_info: dict[str, dict[str, Any]] = {}
         if "relay" in sections:
-            group, frames, size = _relay_group()
-            groups.append(group)
-            relay_info = {"frames": frames, "bytes": size}
+            for group, info in _relay_groups():
+                groups.append(group)
+                relay_info[group.case] = info
         for group in groups:
             for cell in group.cells:
                 cell.calibrate(target_ns)
@@ -211,6 +254,7 @@ def run(
             "clock": CLOCK,
             "allocator": allocator,
             "floor": FLOOR,
+            "ours_floor": OURS_FLOOR,
             "reference": REFERENCE,
             "small_limit_bytes": SMALL_LIMIT,
             "sections": list(sections),
@@ -226,18 +270,19 @@ def _progress(log: IO[str] | None, line: str) -> None:
         print(f"matrix: {line}", file=log, flush=True)
 
 
-def _row(group: Group, case: Case | None, relay_info: dict[str, Any] | None) -> dict[str, Any]:
+def _row(group: Group, case: Case | None, relay_info: dict[str, dict[str, Any]]) -> dict[str, Any]:
     cells = {c.impl: c for c in group.cells}
     if case is None:  # the relay
-        assert relay_info is not None
+        info = relay_info[group.case]
         reference = relay.REFERENCE
         meta = {
             "section": "relay",
             "kind": "mixed",
             "channel": "both",
-            "frames": relay_info["frames"],
-            "frame_bytes": round(relay_info["bytes"] / relay_info["frames"]),
-            "total_bytes": relay_info["bytes"],
+            "title": info["title"],
+            "frames": info["frames"],
+            "frame_bytes": round(info["bytes"] / info["frames"]),
+            "total_bytes": info["bytes"],
         }
     else:
         reference = REFERENCE
@@ -249,7 +294,7 @@ def _row(group: Group, case: Case | None, relay_info: dict[str, Any] | None) -> 
             "frame_bytes": case.size,
             "total_bytes": case.total_bytes,
         }
-    ref, floor = cells.get(reference), cells.get(FLOOR)
+    ref, floor, ours = cells.get(reference), cells.get(FLOOR), cells.get(OURS_FLOOR)
     return {
         "case": group.case,
         "op": group.op,
@@ -259,6 +304,7 @@ def _row(group: Group, case: Case | None, relay_info: dict[str, Any] | None) -> 
         "wall_ns": {i: median(c.wall) for i, c in cells.items()},
         "faults": {i: median(c.faults) for i, c in cells.items()},
         "to_floor": {i: median_ratio(c, floor) for i, c in cells.items()} if floor else {},
+        "to_ours_floor": {i: median_ratio(c, ours) for i, c in cells.items()} if ours else {},
         "over_reference": {i: median_ratio(c, ref) for i, c in cells.items()} if ref else {},
         "loops": {i: c.loops for i, c in cells.items()},
         "rounds": len(next(iter(cells.values())).cpu),
@@ -330,9 +376,10 @@ def main(argv: list[str] | None = None) -> int:
     [--no-rmcp] [--no-memory] [--save DIR]``; returns 0."""
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.matrix",
-        description="Time decode and encode of synthetic, real and long-text frames and the "
-        "relay loop: diverge-frames compiled and pure Python, msgspec alone (the floor), "
-        "mcp-types (pydantic), orjson and rmcp (Rust), interleaved on thread CPU time.",
+        description="Time decode and encode of synthetic, real and long-text frames, built "
+        "values and the relay loop: diverge-frames compiled and pure Python, a minimal "
+        "msgspec Struct (the floor), msgspec with our types, mcp-types (pydantic), orjson "
+        "and rmcp (Rust), interleaved on thread CPU time.",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     length = parser.add_mutually_exclusive_group()

@@ -2,18 +2,32 @@
 
 * ``compiled``  -- ``diverge_frames._frames_c`` on the whole payload (tag byte + JSON);
 * ``python``    -- ``diverge_frames._frames_py`` on the whole payload;
-* ``msgspec``   -- the floor: the msgspec ``Decoder`` / ``Encoder`` our code uses
+* ``msgspec``   -- the floor: a minimal msgspec ``Struct`` of each frame's shape
+  (:mod:`benchmarks.minimal`: the members of that one type, nothing else), its
+  ``Decoder`` and ``msgspec.json.encode`` on the body;
+* ``msgspec (ours)`` -- the msgspec ``Decoder`` / ``Encoder`` our code uses
   internally, alone, on the body (no tag byte, no fallback, no conversion). For an
   unknown-method notification it decodes with ``CustomNotification``, the shape such a
   body ends up as; for a result, with the private wire shape the hot path decodes
-  before it picks text or blob per item;
+  before it picks text or blob per item (what the speed guard's small-frame limits are
+  taken against);
 * ``mcp-types`` -- what a user would pick instead: the pydantic models of PyPI ``mcp``
   (``mcp.types``, or the ``mcp-types`` package it re-exports): ``validate_json`` /
   ``model_dump_json(by_alias=True, exclude_none=True)`` on the body;
 * ``orjson``    -- ``orjson.loads`` / ``orjson.dumps`` to and from plain dicts, on the body;
 * ``memcpy``    -- a long text's bandwidth floor, in the text section only: the whole
   payload copied into a buffer of its size (one slice assignment, one ``memcpy``), for
-  decode and encode alike (:data:`BASELINES`: not a codec, left out of :data:`PEERS`).
+  decode and encode alike;
+* ``utf-8 decode`` -- in the text section, decode only: CPython's UTF-8 decoder
+  (``bytes.decode``) on the long string's raw JSON alone (between its quotes): what
+  building that ``str`` costs any Python decoder (:data:`BASELINES`: neither is a
+  codec, both are left out of :data:`PEERS`).
+
+A built case (:attr:`~benchmarks.cases.Case.built`) is encoded only: ours the
+``ProgressNotification`` built by the constructors (:func:`benchmarks.cases.
+built_value`), mcp-types its ``ProgressNotification`` built the same way, orjson the
+dict, each with ints or floats as the case says; the minimal struct is built with
+floats in both (built with ints, msgspec writes ``1`` where rmcp writes ``1.0``).
 
 (rmcp, the Rust reference, runs in its own process: :mod:`benchmarks.rmcp`.)
 
@@ -39,7 +53,8 @@ import msgspec
 from diverge_frames import _frames_py, _wire
 from diverge_frames import types as t
 
-from .cases import Case
+from . import minimal
+from .cases import Case, built_value, long_string
 from .timing import Fresh
 
 try:
@@ -54,6 +69,7 @@ __all__ = [
     "PEERS",
     "BASELINES",
     "FLOOR",
+    "OURS_FLOOR",
     "REFERENCE",
     "ops",
     "twin",
@@ -66,11 +82,13 @@ HAS_COMPILED = _frames_c is not None
 #: Our two twins, by column name.
 OURS = ("compiled", "python")
 #: The Python implementations in column order (rmcp's columns come after them).
-PEERS = ("compiled", "python", "msgspec", "mcp-types", "orjson")
+PEERS = ("compiled", "python", "msgspec", "msgspec (ours)", "mcp-types", "orjson")
 #: Columns that are not codecs: what the matrix times beside them, where it applies.
-BASELINES = ("memcpy",)
-#: The floor compiled's time is compared with, and what every other time is compared with.
+BASELINES = ("memcpy", "utf-8 decode")
+#: The floor compiled's time is compared with (a minimal Struct of each shape), the
+#: msgspec of our own types beside it, and what every other time is compared with.
 FLOOR = "msgspec"
+OURS_FLOOR = "msgspec (ours)"
 REFERENCE = "compiled"
 
 #: ``[(function, argument)]``: one timed operation is ``function(argument)`` for each.
@@ -115,6 +133,8 @@ def _reference_values(case: Case) -> list[Any]:
 
 def _ours(module: Any, case: Case) -> dict[str, Pairs]:
     decode, encode = _codec(module, case.channel)
+    if case.built:
+        return {"encode": [(encode, built_value(case.built))]}
     out = {"decode": _decode_pairs(case, [decode] * len(case.payloads), on_body=False)}
     if case.fresh:
         out["encode"] = [(encode, Fresh(functools.partial(decode, p))) for p in case.payloads]
@@ -124,6 +144,19 @@ def _ours(module: Any, case: Case) -> dict[str, Pairs]:
 
 
 # --------------------------------------------------------------------------- floor
+
+
+def _minimal(case: Case) -> dict[str, Pairs]:
+    if case.built:
+        return {"encode": [(minimal.encode, minimal.built_progress())]}
+    decoders = [minimal.decoder(case.channel, p) for p in case.payloads]
+    out = {"decode": _decode_pairs(case, decoders, on_body=True)}
+    pairs = zip(decoders, case.bodies, strict=True)
+    if case.fresh:
+        out["encode"] = [(minimal.encode, Fresh(functools.partial(d, b))) for d, b in pairs]
+    else:
+        out["encode"] = [(minimal.encode, d(b)) for d, b in pairs]
+    return out
 
 
 @functools.cache
@@ -151,8 +184,10 @@ def _floor_decoder(codecs: dict[str, Any], channel: str, payload: bytes) -> Call
     return codecs["typed"].decode
 
 
-def _floor(case: Case) -> dict[str, Pairs]:
+def _ours_alone(case: Case) -> dict[str, Pairs]:
     codecs = _floor_codecs()
+    if case.built:
+        return {"encode": [(codecs["encoder"].encode, built_value(case.built))]}
     decoders = [_floor_decoder(codecs, case.channel, p) for p in case.payloads]
     out = {"decode": _decode_pairs(case, decoders, on_body=True)}
     if case.fresh:
@@ -224,9 +259,19 @@ def mcp_dump(model: Any) -> str:
     return out
 
 
+def _mcp_built(how: str) -> Any:
+    """mcp-types' ``ProgressNotification`` built as :func:`benchmarks.cases.built_value`."""
+    m = mcp_types()
+    progress, total = (1, 4) if how == "ints" else (1.0, 4.0)
+    params = m.ProgressNotificationParams(progress=progress, total=total, progressToken="t")
+    return m.ProgressNotification(params=params)
+
+
 def _mcp(case: Case) -> dict[str, Pairs] | None:
     if mcp_validators() is None:
         return None
+    if case.built:
+        return {"encode": [(mcp_dump, _mcp_built(case.built))]}
     validators = [mcp_validator(case.channel, p[0]) for p in case.payloads]
     out = {"decode": _decode_pairs(case, validators, on_body=True)}
     pairs = zip(validators, case.bodies, strict=True)
@@ -253,6 +298,10 @@ def _orjson(case: Case) -> dict[str, Pairs] | None:
     module = orjson()
     if module is None:
         return None
+    if case.built:
+        progress, total = (1, 4) if case.built == "ints" else (1.0, 4.0)
+        params = {"progress": progress, "progressToken": "t", "total": total}
+        return {"encode": [(module.dumps, {"method": "notifications/progress", "params": params})]}
     out = {"decode": _decode_pairs(case, [module.loads] * len(case.payloads), on_body=True)}
     if case.fresh:
         out["encode"] = [
@@ -276,16 +325,24 @@ def _memcpy(case: Case) -> dict[str, Pairs] | None:
     return {"decode": pairs, "encode": pairs}
 
 
+def _utf8_decode(case: Case) -> dict[str, Pairs] | None:
+    if case.section != "text":
+        return None
+    return {"decode": [(bytes.decode, long_string(case))]}
+
+
 # ---------------------------------------------------------------------------- all
 
 
 _BUILDERS: dict[str, Callable[[Case], dict[str, Pairs] | None]] = {
     "compiled": lambda case: _ours(_frames_c, case) if _frames_c is not None else None,
     "python": lambda case: _ours(_frames_py, case),
-    "msgspec": _floor,
+    "msgspec": _minimal,
+    "msgspec (ours)": _ours_alone,
     "mcp-types": _mcp,
     "orjson": _orjson,
     "memcpy": _memcpy,
+    "utf-8 decode": _utf8_decode,
 }
 
 

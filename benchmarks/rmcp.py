@@ -5,9 +5,11 @@ encodes the same frames as the Python side, as the rmcp oracle does: the tag byt
 split off, then ``serde_json::from_slice`` into ``ServerNotification`` /
 ``ReadResourceResult`` / ``ErrorData`` (column ``rmcp``), or a notification straight
 into its concrete variant (column ``rmcp variant``: what rmcp would cost without its
-untagged union's tries); encode is the tag byte then ``serde_json::to_writer`` into a
-new ``Vec``. It times itself on thread CPU time (``clock_gettime(
-CLOCK_THREAD_CPUTIME_ID)``).
+untagged union's tries); encode writes the value as ``serde_json::to_vec`` does (a
+``Vec`` of 128 bytes' capacity, then ``to_writer``), the tag byte pushed into that
+``Vec`` first. A fresh case's encode is the same (a Rust value keeps nothing from an
+earlier encode) under the fresh cases' allocator setting. It times itself on thread
+CPU time (``clock_gettime(CLOCK_THREAD_CPUTIME_ID)``).
 
 It runs as a second process driven over a pipe: it calibrates its loop counts once,
 then measures one cell per request. The matrix sends the request in the cell's turn

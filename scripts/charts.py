@@ -6,10 +6,13 @@ Usage (from the repository's root, a Python with matplotlib: ``docs/requirements
     python scripts/charts.py matrix.json [OUT]           # OUT defaults to docs/_static/charts
 
 Writes ``decode.svg`` and ``encode.svg`` (the small frames, synthetic and real: ns per
-frame of ours compiled, msgspec alone, orjson, mcp-types and rmcp), ``text.svg`` (long
-text results, 1 KB to 10 MB: GB/s of decode and encode against a ``memcpy`` of the
-payload) and ``relay.svg`` (the relay loop: frames per second), each with the run's
-command, commit and machine under it. The files are the same bytes for the same run.
+frame of ours compiled, a minimal msgspec Struct, orjson, mcp-types and rmcp),
+``text.svg`` (long text and blob results, 1 KB to 10 MB: GB/s of decode and encode
+against a ``memcpy`` of the payload, and CPython's UTF-8 decoder on the string alone),
+``long_encode.svg`` (the long strings' encode speed over ``orjson.dumps``'s, reused and
+fresh from decode, with the speed guard's limits) and ``relay.svg`` (the relay loops:
+frames per second on each set of frames), each with the run's command, commit and
+machine under it. The files are the same bytes for the same run.
 """
 
 from __future__ import annotations
@@ -31,12 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Colour and label of each column, in drawing order.
 STYLE = {
     "compiled": ("#1f6feb", "diverge-frames (compiled)"),
-    "msgspec": ("#8c959f", "msgspec alone (the floor)"),
+    "msgspec": ("#8c959f", "msgspec, a minimal Struct (the floor)"),
     "orjson": ("#bf8700", "orjson (untyped)"),
     "mcp-types": ("#cf222e", "mcp-types (pydantic)"),
     "rmcp": ("#1a7f37", "rmcp (Rust)"),
     "memcpy": ("#000000", "memcpy of the payload"),
+    "utf-8 decode": ("#8250df", "CPython's UTF-8 decoder, the string alone"),
 }
+#: The kinds of long string, in panel order.
+KINDS = ["ascii", "markdown", "utf8", "blob"]
 CODECS = ["compiled", "msgspec", "orjson", "mcp-types", "rmcp"]
 RELAY = {
     "channel": "NotificationChannel events",
@@ -124,8 +130,8 @@ def small_frames(result: dict[str, Any], op: str, text: str, path: Path) -> None
 def long_text(result: dict[str, Any], text: str, path: Path) -> None:
     """GB/s against the text's size, one panel per kind of text and operation."""
     rows = [r for r in result["rows"] if r["section"] == "text"]
-    kinds = sorted({r["case"].split("_")[1] for r in rows}, key=["ascii", "markdown", "utf8"].index)
-    fig, axes = plt.subplots(2, len(kinds), figsize=(10, 7), sharex=True)
+    kinds = sorted({r["case"].split("_")[1] for r in rows}, key=KINDS.index)
+    fig, axes = plt.subplots(2, len(kinds), figsize=(12, 7), sharex=True)
     for col, kind in enumerate(kinds):
         for row, op in enumerate(("decode", "encode")):
             ax = axes[row][col]
@@ -133,12 +139,12 @@ def long_text(result: dict[str, Any], text: str, path: Path) -> None:
                 (r for r in rows if r["op"] == op and r["case"].split("_")[1] == kind),
                 key=lambda r: r["frame_bytes"],
             )
-            for column in [*CODECS, "memcpy"]:
+            for column in [*CODECS, "memcpy", "utf-8 decode"]:
                 points = [(r["frame_bytes"], r["ns"][column]) for r in cases if column in r["ns"]]
                 if not points:
                     continue
                 colour, label = STYLE[column]
-                style = "--" if column == "memcpy" else "-"
+                style = "--" if column in ("memcpy", "utf-8 decode") else "-"
                 ax.plot(
                     [b for b, _ in points],
                     [b / ns for b, ns in points],
@@ -155,41 +161,85 @@ def long_text(result: dict[str, Any], text: str, path: Path) -> None:
             ax.set_xticks([r["frame_bytes"] for r in cases])
             ax.set_xticklabels([r["case"].rsplit("_", 1)[1] for r in cases])
             ax.xaxis.set_minor_locator(NullLocator())
-            ax.set_title(f"{op}, {kind} text", fontsize=9)
+            ax.set_title(f"{op}, {kind}" + ("" if kind == "blob" else " text"), fontsize=9)
             ax.grid(which="both", alpha=0.3)
             if col == 0:
                 ax.set_ylabel("GB/s (log; higher is faster)", fontsize=8)
             if row == 1:
-                ax.set_xlabel("the text's size", fontsize=8)
+                ax.set_xlabel("the string's size", fontsize=8)
             ax.tick_params(labelsize=7)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.suptitle("A long text result: GB/s against a memcpy of the payload", y=0.99, fontsize=11)
+    fig.suptitle(
+        "A long text or blob result: GB/s against a memcpy of the payload", y=0.99, fontsize=11
+    )
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=3, fontsize=8)
     fig.tight_layout(rect=(0, 0.07, 1, 0.87))
     _finish(fig, text, path)
 
 
+def long_encode(result: dict[str, Any], text: str, path: Path) -> None:
+    """Grouped bars: compiled's encode speed over ``orjson.dumps``'s for each long string
+    of 10 KB to 1 MB, reused and fresh from decode, with the speed guard's limits."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench_guard import LONG_STRING_SIZES, LONG_STRING_SPEED
+
+    def speed(case: str) -> float | None:
+        row = by_case.get(case)
+        return row["over_reference"].get("orjson") if row else None
+
+    by_case = {r["case"]: r for r in result["rows"] if r["op"] == "encode"}
+    labels = [f"{k} {s}" for k in KINDS for s in LONG_STRING_SIZES]
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    for j, (suffix, name, colour) in enumerate(
+        (("", "reused value", "#1f6feb"), ("_fresh", "value fresh from decode", "#54aeff"))
+    ):
+        xs, ys = [], []
+        for i, (k, s) in enumerate((k, s) for k in KINDS for s in LONG_STRING_SIZES):
+            value = speed(f"text_{k}_{s}{suffix}")
+            if value is not None:
+                xs.append(i + (j - 0.5) * 0.38)
+                ys.append(value)
+        ax.bar(xs, ys, width=0.38, color=colour, label=name)
+    for i, (k, s) in enumerate((k, s) for k in KINDS for s in LONG_STRING_SIZES):
+        least = LONG_STRING_SPEED[s][k]
+        ax.plot([i - 0.45, i + 0.45], [least, least], color="#cf222e", linewidth=1.2)
+    ax.plot([], [], color="#cf222e", label="the speed guard's least")
+    ax.axhline(1.0, color="#57606a", linewidth=0.8, linestyle=":")
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
+    ax.set_ylabel("speed / orjson.dumps's (higher is faster)", fontsize=8)
+    ax.set_title("Encode of a long text or blob result against orjson.dumps", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    _finish(fig, text, path)
+
+
 def relay(result: dict[str, Any], text: str, path: Path) -> None:
-    """Horizontal bars: frames per second of each relay loop."""
-    row = next(r for r in result["rows"] if r["section"] == "relay")
-    loops = [loop for loop in RELAY if loop in row["ns"]]
-    rates = [1e9 / row["ns"][loop] for loop in loops]
-    colours = [STYLE[loop][0] if loop in STYLE else STYLE["compiled"][0] for loop in loops]
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    ax.barh(range(len(loops)), rates, color=colours)
-    for i, rate in enumerate(rates):
-        ax.text(rate, i, f" {rate / 1e3:,.0f}k", va="center", fontsize=8)
-    ax.set_yticks(range(len(loops)))
-    ax.set_yticklabels([RELAY[loop] for loop in loops], fontsize=8)
-    ax.invert_yaxis()
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e3:,.0f}k"))
-    ax.set_xlabel("frames per second (longer is faster)")
-    ax.set_title(
-        f"The relay loop: decode, channel rules, encode ({row['frames']} real frames)", fontsize=10
-    )
-    ax.set_xlim(0, max(rates) * 1.15)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout(rect=(0, 0.17, 1, 1))
+    """Horizontal bars: frames per second of each relay loop, one panel per set of
+    frames."""
+    rows = [r for r in result["rows"] if r["section"] == "relay"]
+    fig, axes = plt.subplots(len(rows), 1, figsize=(8, 2.6 * len(rows) + 1.0), squeeze=False)
+    for ax, row in zip((a for [a] in axes), rows, strict=True):
+        loops = [loop for loop in RELAY if loop in row["ns"]]
+        rates = [1e9 / row["ns"][loop] for loop in loops]
+        colours = [STYLE[loop][0] if loop in STYLE else STYLE["compiled"][0] for loop in loops]
+        ax.barh(range(len(loops)), rates, color=colours)
+        for i, rate in enumerate(rates):
+            ax.text(rate, i, f" {rate / 1e3:,.1f}k", va="center", fontsize=8)
+        ax.set_yticks(range(len(loops)))
+        ax.set_yticklabels([RELAY[loop] for loop in loops], fontsize=8)
+        ax.invert_yaxis()
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e3:,.1f}k"))
+        title = row.get("title", "real frames")
+        ax.set_title(
+            f"{title}: {row['frames']} frames, {row['frame_bytes']:,} B on average", fontsize=9
+        )
+        ax.set_xlim(0, max(rates) * 1.18)
+        ax.grid(axis="x", alpha=0.3)
+    axes[-1][0].set_xlabel("frames per second (longer is faster)")
+    fig.suptitle("The relay loop: decode, channel rules, encode", fontsize=10)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     _finish(fig, text, path)
 
 
@@ -217,8 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     small_frames(result, "decode", text, out / "decode.svg")
     small_frames(result, "encode", text, out / "encode.svg")
     long_text(result, text, out / "text.svg")
+    long_encode(result, text, out / "long_encode.svg")
     relay(result, text, out / "relay.svg")
-    print(f"charts: decode.svg, encode.svg, text.svg, relay.svg in {out}")
+    print(f"charts: decode.svg, encode.svg, text.svg, long_encode.svg, relay.svg in {out}")
     return 0
 
 

@@ -84,6 +84,8 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_serde_json_glance.h",
     f"src/{PACKAGE}/_pow10.h",
     f"src/{PACKAGE}/_precheck.pxi",
+    f"src/{PACKAGE}/_rmcp_items.h",
+    f"src/{PACKAGE}/_items.pxi",
     f"src/{PACKAGE}/_encode.pxi",
     f"src/{PACKAGE}/_check.h",
     f"src/{PACKAGE}/_frames_c.pyi",

@@ -101,9 +101,12 @@ echo "-- the tests, under ASan and UBSan"
 # the msgspec it calls is the one the compiled twin calls too. pytest-xdist's workers
 # take the tests one at a time from each other's queues (--dist worksteal): with the
 # default split one of two workers sat idle for 20 minutes in a whole .ci/run under load.
+# Nor the end-to-end tests (tests/e2e): real MCP servers as child processes, each a
+# Python under the preloaded runtime, past their timeouts on a loaded machine; the C
+# they reach is the C the rest of the suite reaches.
 sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
   -n "${SANITIZE_WORKERS:-auto}" --dist worksteal --extensions-only \
-  --deselect "tests/test_lifetimes.py::test_no_leaks" \
+  --deselect "tests/test_lifetimes.py::test_no_leaks" --ignore=tests/e2e \
   --ignore=tests/test_scan_c.py --ignore=tests/test_serde_json_c.py "$@"
 
 echo "-- random and mutated payloads, both channels, under ASan and UBSan"

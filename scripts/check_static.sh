@@ -39,6 +39,7 @@ check ruff format --check .
 check cython-lint src/diverge_frames/_frames_c.pyx src/diverge_frames/_channel_c.pyx \
   src/diverge_frames/_check_plans.pxi src/diverge_frames/_public.pxi \
   src/diverge_frames/_strings.pxi src/diverge_frames/_precheck.pxi \
+  src/diverge_frames/_items.pxi \
   src/diverge_frames/_encode.pxi
 check mypy --version
 check mypy --cache-dir "$WORK/mypy-cache"

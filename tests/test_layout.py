@@ -269,6 +269,7 @@ def test_each_pxi_uses_only_what_came_before() -> None:
         "_check_plans.pxi",
         "_public.pxi",
         "_precheck.pxi",
+        "_items.pxi",
         "_strings.pxi",
         "_encode.pxi",
     ]

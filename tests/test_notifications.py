@@ -8,6 +8,7 @@ what the rmcp 3.1.4 oracle (``interop/rmcp-oracle``) printed for the same input.
 from __future__ import annotations
 
 import json
+import sys
 from array import array
 from pathlib import Path
 from typing import Any
@@ -356,6 +357,86 @@ def test_list_changed_without_meta_drops_params(frames: Any) -> None:
     assert (
         frames.encode_notification(value) == b'\x00{"method":"notifications/prompts/list_changed"}'
     )
+
+
+#: List-changed frames with each shape of ``params``: absent, ``null``, empty, unknown
+#: members only, ``"_meta": null``, and a ``_meta`` (the one kept).
+LIST_CHANGED = [
+    b'\x00{"method":"notifications/tools/list_changed"}',
+    b'\x00{"method":"notifications/tools/list_changed","params":null}',
+    b'\x00{"method":"notifications/resources/list_changed","params":{}}',
+    b'\x00{"method":"notifications/prompts/list_changed","params":{"x":[1]}}',
+    b'\x00{"method":"notifications/prompts/list_changed","params":{"_meta":null}}',
+    b'\x00{"params":{"_meta":{"k":1}},"method":"notifications/resources/list_changed"}',
+]
+
+
+def _python_calls(decode: Any, payloads: list[bytes]) -> tuple[list[Any], list[str]]:
+    """``decode`` over ``payloads``: the values, and the names of the Python functions
+    that ran meanwhile (a profile hook sees each one called, from C too)."""
+    calls: list[str] = []
+
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    values = []
+    sys.setprofile(hook)
+    try:
+        for payload in payloads:  # a loop, not a comprehension (a frame of its own)
+            values.append(decode(payload))
+    finally:
+        sys.setprofile(None)
+    return values, calls
+
+
+def test_list_changed_values_and_types_are_the_constructors(frames: Any) -> None:
+    for payload in LIST_CHANGED:
+        value = frames.decode_notification(payload)
+        body = json.loads(payload[1:])
+        cls = METHOD_CLASS[body["method"]]
+        meta = (body.get("params") or {}).get("_meta")
+        expected = cls(params=None if meta is None else types.NotificationParams(meta=meta))
+        assert type(value) is cls and value == expected, payload
+        assert type(value.params) is type(expected.params)
+        assert frames.encode_notification(value) == frames.encode_notification(expected)
+
+
+#: Cancelled frames with each shape of ``params``: absent, ``null``, empty, filled.
+CANCELLED = [
+    b'\x00{"method":"notifications/cancelled"}',
+    b'\x00{"method":"notifications/cancelled","params":null}',
+    b'\x00{"method":"notifications/cancelled","params":{}}',
+    b'\x00{"method":"notifications/cancelled","params":{"requestId":"a","reason":"r"}}',
+]
+
+
+def test_cancelled_values_and_types_are_the_constructors(frames: Any) -> None:
+    for payload in CANCELLED:
+        value = frames.decode_notification(payload)
+        params = json.loads(payload[1:]).get("params") or {}
+        expected = types.CancelledNotification(
+            params=types.CancelledNotificationParam(
+                reason=params.get("reason"), request_id=params.get("requestId")
+            )
+        )
+        assert type(value) is types.CancelledNotification and value == expected, payload
+        assert type(value.params) is types.CancelledNotificationParam
+        assert frames.encode_notification(value) == frames.encode_notification(expected)
+
+
+@pytest.mark.c_extension
+def test_compiled_notifications_run_no_python() -> None:
+    """The compiled path reads list-changed and cancelled notifications without their
+    ``__post_init__`` (or any Python code); the pure twin's reading runs it, which shows
+    the hook sees it."""
+    assert _frames_c is not None and _frames_c.NOTIFICATION_RETYPE
+    for payloads in (LIST_CHANGED, CANCELLED):
+        pure, pure_calls = _python_calls(_frames_py.decode_notification, payloads)
+        assert "__post_init__" in pure_calls
+        values, calls = _python_calls(_frames_c.decode_notification, payloads)
+        assert calls == []
+        assert values == pure and [type(v) for v in values] == [type(v) for v in pure]
 
 
 # ---------------------------------------------------------------------- buffer input

@@ -9,8 +9,9 @@ errors. What only the compiled path does, all for speed and none visible:
   one reused ``bytearray`` (``_take_body``: a small copy costs less than a memoryview,
   and no allocation less than one); any larger or other payload through a read-only
   memoryview over its buffer (no copy);
-* a notification whose body plainly starts ``{"method":"<m>"`` with ``m`` no typed
-  method goes straight to the custom-notification fallback (no failed typed attempt);
+* a notification whose body plainly starts ``{"method":"<m>"`` (whitespace allowed
+  between those tokens) with ``m`` no typed method goes straight to the
+  custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
   straight to the public types, its wire result made the public ``ReadResourceResult``
   in place (``_public.pxi``);
@@ -39,8 +40,12 @@ The pre-check is serde_json's reading in C (``_serde_json.h``, ``_precheck.pxi``
 msgspec would read otherwise is written again so that it does not (``_rewrite``:
 numbers spelled as serde_json's f64), and rmcp's rules that need a body's repeated keys
 read a tree built from msgspec's reading of that rewrite (``_exact``); no body is read
-by Python code. A writable buffer is copied, and the copy decoded, so that another
-thread that writes to it meanwhile cannot tear the value.
+by Python code. A result whose only such rule is the item rule of its ``contents``
+(rmcp's untagged ``ResourceContents``: a repeated ``text`` or ``blob`` dropped, a shared
+member repeated rejected) has it applied in C to a copy of the body, which msgspec then
+reads as a plain one (``_items.pxi``): no tree, no Python per item. A writable buffer
+is copied, and the copy decoded, so that another thread that writes to it meanwhile
+cannot tear the value.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
@@ -58,11 +63,11 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._exact.rejection import rejection
+from ._exact.rejection import detached, item_rejection, rejection
 from ._exact.rmcp_custom import custom, encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
 from ._exact.rmcp_read import decode_exact
-from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB
+from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB, NO_VARIANT
 from ._exact.rmcp_structs import (EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECTED,
                                   STRUCT_DEPTH, duplicate_field)
 from ._exact.serde_json import REASONS, reject, tree
@@ -118,6 +123,8 @@ cdef extern from "_scan.h":
     bint _valid_utf8 "df_valid_utf8"(const unsigned char *p, Py_ssize_t n) noexcept nogil
     Py_ssize_t _string_end "df_string_end"(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
                                            int *flags) noexcept nogil
+    Py_ssize_t _method_start "df_method_start"(const unsigned char *p,
+                                               Py_ssize_t n) noexcept nogil
     Py_ssize_t _e_digit "df_e_digit"(const unsigned char *p, Py_ssize_t n,
                                      Py_ssize_t i) noexcept nogil
     bint _has_key "df_has_key"(const unsigned char *p, Py_ssize_t n,
@@ -183,9 +190,6 @@ def _counts():
 cdef inline object _decode(int which, object body):
     """``body`` read by msgspec with ``_DECODERS[which]``."""
     return _call1(&_DECODERS[which], body)
-
-cdef inline object _notification_decoder(object body):
-    return _decode(_D_NOTIFICATION, body)
 
 cdef inline object _custom_decoder(object body):
     return _decode(_D_CUSTOM, body)
@@ -253,10 +257,13 @@ for _i, _m in enumerate(_METHODS):
 
 # The fast check of encode: _check.h's walk, its plans copied from _plans.PLANS.
 include "_check_plans.pxi"
-# Decoded wire structs made public in place, struct fields read at their slots.
+# Decoded wire structs made public in place (results, list-changed and cancelled
+# notifications), struct fields read at their slots.
 include "_public.pxi"
 # serde_json's reading in C: the pre-check, the rewrite for msgspec, the exact reading.
 include "_precheck.pxi"
+# rmcp's item rule for a result's contents, in C.
+include "_items.pxi"
 # Long strings built in C and cut out of a body before msgspec reads the rest.
 include "_strings.pxi"
 # Encode, its checks and serde_json's exponents.
@@ -480,25 +487,26 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
 
 
 cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
-    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it) and
-    ``m`` (no escapes) is no typed notification's method: a typed attempt could only
-    fail. False whenever in doubt. (Run after ``_precheck``: no key is repeated.)"""
-    cdef Py_ssize_t m, i
+    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it, or with
+    JSON whitespace between those tokens) and ``m`` (no escapes) is no typed
+    notification's method: a typed attempt could only fail. False whenever in doubt.
+    (Run after ``_precheck``: no key is repeated.)"""
+    cdef Py_ssize_t m, i, start = _method_start(p, n)
     cdef unsigned candidates
     cdef const unsigned char *end
-    if n < 12 or memcmp(p, b'{"method":"', 11) != 0:
+    if start < 0:
         return False
-    end = <const unsigned char *>memchr(p + 11, 34, n - 11)  # the first '"'
+    end = <const unsigned char *>memchr(p + start, 34, n - start)  # the first '"'
     if end == NULL:
         return False
-    m = end - (p + 11)
-    if memchr(p + 11, 92, m) != NULL:  # a '\\' before it: an escape
+    m = end - (p + start)
+    if memchr(p + start, 92, m) != NULL:  # a '\\' before it: an escape
         return False
     candidates = _METHODS_OF_LEN[min(m, _LONG_METHOD)]
     while candidates:
         i = _lowest_bit(candidates)
         candidates &= candidates - 1
-        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + 11, m) == 0:
+        if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + start, m) == 0:
             return False
     return True
 
@@ -571,13 +579,19 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
     if tag == _TAG_RESULT:
         src = _source(body, p, n, tag, _EXPECT_RESULT, &r)
         if src is None:
+            value = _items_read(body, p, n, tag, &r)
+            if value is not None:
+                return value
             return _exact(body, tag, _EXPECT_RESULT, None, &r)
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
-        # every item must be a blob. Either way straight to the public types (no key at
-        # depth 3 or less has an escape here), else the general path decides and words
-        # the error.
-        one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
-            _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
+        # every item must be a blob. Either way straight to the public types, else the
+        # general path decides and words the error. Only when no key can be escaped (a
+        # "t\u0065xt" key is a text): the glance found none at depth 3 or less, or the
+        # body has no backslash at all.
+        one = -1
+        if r.top == _GLANCED or memchr(p, 92, n) == NULL:
+            one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
+                _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:
             try:
                 value = _decode(one, src)
@@ -591,6 +605,11 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
             value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
             if value is not None:
                 return value
+            # Inside contents, of a body msgspec read as it is and no rule applies to:
+            # the exact reading rejects it too, worded by exc (the pure twin's rule).
+            error = item_rejection(tag, exc) if src is body else None
+            if error is not None:
+                raise error
             return _exact(body, tag, _EXPECT_RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
             value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)

@@ -15,6 +15,7 @@ body read by :func:`._exact.serde_json_reader.read`) decides.
 from __future__ import annotations
 
 import json.scanner
+import re
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -129,9 +130,10 @@ _make_scanner = _scanner.c_make_scanner or _scanner.py_make_scanner
 _scan_state = _ScanState()
 #: Bodies longer than this are first scanned on a prefix of this many bytes.
 _PREFIX = 64 * 1024
-#: In a body longer than ``_PREFIX``, a ``"blob"`` value at least this long with no
-#: escape is left out of the scan (``_without_long_blobs``).
+#: In a body longer than ``_PREFIX``, a ``"blob"`` value (its key: ``_BLOB_KEY``, JSON
+#: whitespace around the colon) at least this long with no escape is left out of the scan.
 _LONG_BLOB_CHARS = 4096
+_BLOB_KEY = re.compile(r'"blob"[ \t\n\r]*:[ \t\n\r]*"')
 
 
 def _precheck(body: Any, expected: int | None = None, hard: dict[str, int] | None = None) -> int:
@@ -201,22 +203,22 @@ def _without_long_blobs(text: str) -> str:
     memory of a decode stays near one blob, not two. What ``_precheck`` looks for is
     unchanged: a string value takes no part in repeated members, numbers or nesting, and
     the UTF-8 of the whole body is checked before. An unescaped ``"`` in JSON text is a
-    string's delimiter, so in JSON ``"blob":"`` opens the value of a ``blob`` key, and
-    the next ``"`` (no backslash before it) closes it. In text that is not JSON the cut
-    may change the verdict, harmlessly: msgspec rejects the body either way, and the
-    exact reading words the error."""
+    string's delimiter (closing one after a letter), so in JSON ``"blob" : "`` opens the
+    value of a ``blob`` key, and the next ``"`` (no backslash before it) closes it. In
+    text that is not JSON the cut may change the verdict, harmlessly: msgspec rejects
+    the body either way, and the exact reading words the error."""
     pieces = []
     start = 0
-    at = text.find('"blob":"')
-    while at >= 0:
-        value = at + 8
+    at = _BLOB_KEY.search(text)
+    while at is not None:
+        value = at.end()
         end = text.find('"', value)
         if end < 0:
             break
         if end - value >= _LONG_BLOB_CHARS and text.find("\\", value, end) < 0:
             pieces.append(text[start:value])
             start = end
-        at = text.find('"blob":"', end + 1)
+        at = _BLOB_KEY.search(text, end + 1)
     if not pieces:
         return text
     pieces.append(text[start:])
@@ -265,10 +267,9 @@ def _exact(
     body: Any, tag: int, expected: int, exc: BaseException | None = None, found: int = 0
 ) -> Any:
     """rmcp's reading of ``body``, read by serde_json's rules with what the pre-check ``found``."""
-    if found & _TRAILING:
-        error = msgspec_rejection(body, tag, expected)  # whatever its value: words it
-        if error is not None:
-            raise error
+    error = msgspec_rejection(body, tag, expected) if found & _TRAILING else None
+    if error is not None:  # more after the value: rejected whatever it is, msgspec words it
+        raise error
     return read_exactly(
         body,
         tag,

@@ -1,7 +1,9 @@
 # Included by _frames_c.pyx, after _check_plans.pxi: struct fields read at their member
 # slots, and decoded wire results made the public ReadResourceResult (in place when it
 # can be): the compiled copies of _exact.rmcp_result's two rules, which a test holds
-# equal to them on generated items.
+# equal to them on generated items; and the list-changed and cancelled notifications read
+# without their ``__post_init__``, its rule applied in C (``_public_notification``), made
+# public in place.
 
 cdef inline object _field(object value, Py_ssize_t at):
     """The struct field of ``value`` in its member slot at ``at`` (``_slot_offset``), as
@@ -21,33 +23,44 @@ cdef inline object _get(object value, Py_ssize_t at, str name):
     return _field(value, at)
 
 
-cdef bint _same_layout(object wire, object public):
-    """Whether an instance of the msgspec struct ``wire`` made an instance of ``public``
-    (``_set_type``) is the ``public`` value of the same fields: the same fields, names,
-    defaults and options, each field in the same slot, and CPython's own ``__class__``
-    assignment accepts the change."""
+cdef bint _same_fields(object wire, object public):
+    """Whether the msgspec structs ``wire`` and ``public`` have the same fields, names,
+    defaults and options, each field in the same slot (``_set_type`` may then make one
+    an instance of the other)."""
     if (wire.__struct_fields__ != public.__struct_fields__
             or wire.__struct_encode_fields__ != public.__struct_encode_fields__
             or wire.__struct_defaults__ != public.__struct_defaults__
-            or wire.__basicsize__ != public.__basicsize__
-            or hasattr(public, "__post_init__")):
+            or wire.__basicsize__ != public.__basicsize__):
         return False
     options = [k for k in dir(public.__struct_config__) if not k.startswith("_")]
     if any(getattr(wire.__struct_config__, k) != getattr(public.__struct_config__, k)
            for k in options):
         return False
     try:
-        if any(_slot_offset(wire, name) != _slot_offset(public, name)
-               for name in public.__struct_fields__):
-            return False
+        return all(_slot_offset(wire, name) == _slot_offset(public, name)
+                   for name in public.__struct_fields__)
     except ImportError:
         return False
-    sample = msgspec.json.decode(b'{"contents":[]}', type=wire)
+
+
+cdef bint _retyped_equal(object wire, bytes sample, object expected):
+    """Whether ``sample`` read as ``wire`` and made ``type(expected)`` by CPython's own
+    ``__class__`` assignment (which checks the layout) equals ``expected``."""
+    value = msgspec.json.decode(sample, type=wire)
     try:
-        sample.__class__ = public
+        value.__class__ = type(expected)
     except TypeError:
         return False
-    return sample == public(contents=[])
+    return value == expected
+
+
+cdef bint _same_layout(object wire, object public):
+    """Whether an instance of the msgspec struct ``wire`` made an instance of ``public``
+    (``_set_type``) is the ``public`` value of the same fields: ``_same_fields``, no
+    ``__post_init__`` on ``public``, and CPython's own ``__class__`` assignment accepts
+    the change."""
+    return (_same_fields(wire, public) and not hasattr(public, "__post_init__")
+            and _retyped_equal(wire, b'{"contents":[]}', public(contents=[])))
 
 
 #: Whether a decoded all-text or all-blob wire result is made the public one in place
@@ -60,6 +73,8 @@ cdef Py_ssize_t _PARAMS_AT = _slot_offset(_Custom, "params")
 cdef Py_ssize_t _CONTENTS_AT = _slot_offset(_Result, "contents")
 cdef Py_ssize_t _TEXT_AT = _slot_offset(_Text, "text")
 cdef Py_ssize_t _BLOB_AT = _slot_offset(_Blob, "blob")
+cdef Py_ssize_t _WIRE_TEXT_AT = _slot_offset(w.ResourceContentsWire, "text")
+cdef Py_ssize_t _WIRE_BLOB_AT = _slot_offset(w.ResourceContentsWire, "blob")
 
 
 cdef object _as_public(object value):
@@ -82,22 +97,26 @@ cdef object _result(object wire, int tag):
 
     rmcp's untagged ``ResourceContents``, text when ``text`` is a string, else blob when
     ``blob`` is (the compiled copy of ``_exact.rmcp_result.public_item``); rmcp's
-    ``ttlMs`` clamp to 0.
+    ``ttlMs`` clamp to 0. Each item is made public in its place in the wire's list (the
+    wire item freed as its public one takes its place), which becomes the result's.
     """
-    cdef list contents = []
+    cdef list contents = wire.contents
     cdef Py_ssize_t index
-    for index, item in enumerate(wire.contents):
-        if type(item.text) is str:
-            contents.append(
-                _Text(uri=item.uri, mime_type=item.mime_type, text=item.text, meta=item.meta)
-            )
-        elif type(item.blob) is str:
-            contents.append(
-                _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta)
-            )
-        else:
+    for index in range(len(contents)):  # first the rule: nothing built for a rejection
+        item = contents[index]
+        if (type(_get(item, _WIRE_TEXT_AT, "text")) is not str
+                and type(_get(item, _WIRE_BLOB_AT, "blob")) is not str):
             raise FrameBodyError(tag, "ReadResourceResult", _NEITHER_TEXT_NOR_BLOB,
                                  f"$.contents[{index}]")
+    for index in range(len(contents)):
+        item = contents[index]
+        text = _get(item, _WIRE_TEXT_AT, "text")
+        if type(text) is str:
+            contents[index] = _Text(uri=item.uri, mime_type=item.mime_type, text=text,
+                                    meta=item.meta)
+        else:
+            contents[index] = _Blob(uri=item.uri, mime_type=item.mime_type, blob=item.blob,
+                                    meta=item.meta)
     return _public_result(wire, contents)
 
 
@@ -114,3 +133,85 @@ cdef object _public_result(object wire, list contents):
         ttl_ms = 0
     return _Result(result_type=wire.result_type, ttl_ms=ttl_ms, cache_scope=wire.cache_scope,
                    contents=contents, meta=wire.meta)
+
+
+# ------------------------------------------------ notifications without __post_init__
+
+cdef object _NotificationParams = t.NotificationParams
+cdef object _CancelledParams = t.CancelledNotificationParam
+cdef Py_ssize_t _LIST_PARAMS_AT = _slot_offset(t._ListChanged, "params")
+cdef Py_ssize_t _PARAMS_META_AT = _slot_offset(_NotificationParams, "meta")
+cdef Py_ssize_t _CANCELLED_PARAMS_AT = _slot_offset(t.CancelledNotification, "params")
+
+
+cdef bint _same_notification(object wire, object public):
+    """Whether a wire class of ``w.NOTIFICATION_PUBLIC`` made ``public`` after the rule
+    ``_public_notification`` applies is the public notification of the same frame:
+    ``_same_fields``, and the rule the public ``__post_init__`` applies is the only one
+    it has (list-changed: ``params`` with ``_meta`` kept, without it dropped; cancelled:
+    no params made empty ones)."""
+    if not _same_fields(wire, public):
+        return False
+    post_init = getattr(public, "__post_init__", None)
+    tag = public.__struct_config__.tag.encode()
+    if issubclass(public, t._ListChanged):
+        kept = public(params=_NotificationParams(meta={}))
+        return (post_init is vars(t._ListChanged)["__post_init__"]
+                and kept.params is not None and public(params=_NotificationParams()).params is None
+                and _retyped_equal(wire, b'{"method":"%s","params":{"_meta":{}}}' % tag, kept))
+    kept = public(params=_CancelledParams(reason="r"))
+    return (post_init is vars(t.CancelledNotification)["__post_init__"]
+            and public().params == _CancelledParams() and kept.params.reason == "r"
+            and _retyped_equal(wire, b'{"method":"%s","params":{"reason":"r"}}' % tag, kept))
+
+
+#: The wire classes of ``w.NOTIFICATION_PUBLIC`` and their public ones, in its order.
+cdef object _RESOURCES_WIRE, _TOOLS_WIRE, _PROMPTS_WIRE, _CANCELLED_WIRE
+cdef object _RESOURCES, _TOOLS, _PROMPTS, _CANCELLED
+((_RESOURCES_WIRE, _RESOURCES), (_TOOLS_WIRE, _TOOLS), (_PROMPTS_WIRE, _PROMPTS),
+ (_CANCELLED_WIRE, _CANCELLED)) = w.NOTIFICATION_PUBLIC.items()
+#: Whether notifications are read with ``notification_wire_decoder`` and its wire values
+#: made public by ``_public_notification`` (else with the public decoder).
+cdef bint _NOTIFICATION_RETYPE = all([
+    _same_notification(wire, public) for wire, public in w.NOTIFICATION_PUBLIC.items()
+])
+NOTIFICATION_RETYPE = _NOTIFICATION_RETYPE  # for the tests
+if _NOTIFICATION_RETYPE:
+    _method_init(&_DECODERS[_D_NOTIFICATION], w.notification_wire_decoder.decode)
+
+
+cdef object _public_notification(object value, object public):
+    """The public notification of a wire value of ``w.NOTIFICATION_PUBLIC`` just decoded.
+
+    The rule the public ``__post_init__`` applies, applied here in C (list-changed:
+    ``params`` without ``_meta`` dropped; cancelled: no params made empty ones); then
+    the same object made ``public`` in place (the same fields and layout:
+    ``_NOTIFICATION_RETYPE``, checked at import)."""
+    cdef PyObject *params
+    if Py_REFCNT(<PyObject *>value) != 1:  # (held elsewhere: rebuilt, the rule in Python)
+        return public(params=value.params)
+    if public is _CANCELLED:
+        if _member(value, _CANCELLED_PARAMS_AT) == <PyObject *>None:
+            value.params = _CancelledParams()
+    else:
+        params = _member(value, _LIST_PARAMS_AT)
+        if (params != NULL and params != <PyObject *>None
+                and _member(<object>params, _PARAMS_META_AT) == <PyObject *>None):
+            value.params = None
+    _set_type(value, public)
+    return value
+
+
+cdef inline object _notification_decoder(object body):
+    """``body`` read as a typed notification, one read as a wire twin made public here."""
+    value = _decode(_D_NOTIFICATION, body)
+    cls = type(value)
+    if cls is _TOOLS_WIRE:
+        return _public_notification(value, _TOOLS)
+    if cls is _RESOURCES_WIRE:
+        return _public_notification(value, _RESOURCES)
+    if cls is _PROMPTS_WIRE:
+        return _public_notification(value, _PROMPTS)
+    if cls is _CANCELLED_WIRE:
+        return _public_notification(value, _CANCELLED)
+    return value

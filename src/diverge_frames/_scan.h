@@ -18,6 +18,34 @@
 #define DF_ESCAPED 1 /* the string holds a backslash */
 #define DF_HIGH 2    /* the string may hold a byte >= 0x80 (SSE2 only) */
 
+/* ------------------------------------------------------------------ whitespace */
+
+/* Whether the byte c is JSON whitespace: space, tab, LF, CR (RFC 8259's four, the only
+   ones serde_json skips; \f, \v and non-ASCII spaces are not). */
+#define DF_IS_WS(c) ((c) == ' ' || (c) == '\n' || (c) == '\r' || (c) == '\t')
+
+/* df_ws_end(p, n, i): i moved past the JSON whitespace at p[i:n]. */
+DF_INLINE df_ssize df_ws_end(const unsigned char *p, df_ssize n, df_ssize i) {
+    while (i < n && DF_IS_WS(p[i])) i++;
+    return i;
+}
+
+/* df_method_start(p, n): where the content of the method's string starts when the body
+   p[:n] starts with an object whose first key is "method" and its value a string (`{"method":"`,
+   whitespace allowed before and between those tokens), else -1. */
+DF_INLINE df_ssize df_method_start(const unsigned char *p, df_ssize n) {
+    df_ssize i;
+    if (n >= 11 && memcmp(p, "{\"method\":\"", 11) == 0) return 11; /* as rmcp writes it */
+    i = df_ws_end(p, n, 0);
+    if (i >= n || p[i] != '{') return -1;
+    i = df_ws_end(p, n, i + 1);
+    if (n - i < 8 || memcmp(p + i, "\"method\"", 8) != 0) return -1;
+    i = df_ws_end(p, n, i + 8);
+    if (i >= n || p[i] != ':') return -1;
+    i = df_ws_end(p, n, i + 1);
+    return i < n && p[i] == '"' ? i + 1 : -1;
+}
+
 /* ------------------------------------------------------------------ UTF-8 */
 
 /* Whether p[:n] is UTF-8 as Rust's str accepts it (no overlong forms, no surrogates,

@@ -66,7 +66,7 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
             continue;
         }
         if (c == ':') {
-            i++;
+            i = df_sj_ws(p, n, i + 1);
             if (depth == 1) ++*top_keys;
             if (depth < 1 || depth > deepest) continue;
             count = keys[depth];
@@ -88,7 +88,7 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
         if (c == '{' || c == '[') {
             if (++depth > DF_SJ_SKIP_DEPTH) return 1;
             if (depth <= deepest) keys[depth] = 0;
-            i++;
+            i = df_sj_ws(p, n, i + 1);
             continue;
         }
         if (c == '}' || c == ']') {
@@ -110,7 +110,9 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
             if (i < 0) return 1;
             continue;
         }
-        i++; /* whitespace, a comma, a literal's letters (or a syntax error) */
+        /* whitespace, a comma, a literal's letters (or a syntax error), and the
+           whitespace after it at once */
+        i = df_sj_ws(p, n, i + 1);
     }
     return 0;
 }

@@ -36,8 +36,7 @@
 
 DF_INLINE df_ssize df_sj_ws(const unsigned char *p, df_ssize n, df_ssize i) {
     if (i < n && p[i] > ' ') return i;
-    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) i++;
-    return i;
+    return df_ws_end(p, n, i);
 }
 
 /* Whether p[j:end] holds a byte below 0x20 (which a JSON string cannot hold raw); p[:n]

@@ -34,6 +34,10 @@ __all__ = ["MSGSPEC_MESSAGE_OPENINGS", "on_fresh_stack", "run_fresh", "within_op
 #: level or two with the interpreter's own state (CPython's specialized calls count
 #: differently), and the message would change from one call to the next.
 MSGSPEC_MESSAGE_OPENINGS = 500
+#: A body up to this long has its openings counted first (two passes in C), one with
+#: few of them then left whole at once; a longer one is looked at opening by opening,
+#: up to the limit only (a body of many openings costs no more than its first ones).
+_COUNTED = 64 * 1024
 
 
 T = TypeVar("T")
@@ -62,6 +66,8 @@ def within_openings(body: Any) -> tuple[Any, bool]:
     openings are found with ``bytes.find`` (memchr), so a body with few costs two
     passes at memory speed and one with many stops early."""
     data = body if type(body) is bytes else memoryview(body).tobytes()
+    if len(data) <= _COUNTED and data.count(b"[") + data.count(b"{") <= MSGSPEC_MESSAGE_OPENINGS:
+        return body, False  # (two passes in C: no opening looked at one by one)
     find = data.find
     seen, square, curly = 0, find(b"["), find(b"{")
     while square >= 0 or curly >= 0:

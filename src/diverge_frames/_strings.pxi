@@ -257,11 +257,12 @@ cdef object _spliced_log(const unsigned char *p, Py_ssize_t n):
     string, built here and cut out of the JSON as ``_spliced_result`` does; or None for
     the general path. The cut must have been ``params.data``: what is left holds no
     other ``""``, and there ``params.data`` is ``""``."""
-    cdef Py_ssize_t v, e = 32, size
+    cdef Py_ssize_t v = _method_start(p, n), e, size
     cdef int kind = 0, top_keys = 0, tries
     cdef char *out
-    if n < 34 or memcmp(p, b'{"method":"notifications/message"', 33) != 0:
+    if v < 0 or n - v < 23 or memcmp(p + v, b'notifications/message"', 22) != 0:
         return None
+    e = v + 21  # the method's closing quote
     for tries in range(3):  # a short "data" first (in a _meta, say): the next one
         v = _find_string_key(p, e + 1, min(n, e + 1 + _SPLICE_WINDOW), "data", 1, &kind)
         if v < 0:

@@ -5,26 +5,33 @@
 #define DF_STRINGS_KEYS_H
 
 #include "_common.h"
+#include "_scan.h"
 
 /* df_find_string_key(p, start, end, names, count, &kind): the index in p[start:end] just
    after the next `"<name>":"` (where the content of that string value starts) for one of
-   the `count` four-letter names in `names` ("textblob": text, blob), with *kind the
-   name's index, or -1 when there is none. */
+   the `count` four-letter names in `names` ("textblob": text, blob), JSON whitespace
+   allowed on either side of the colon, with *kind the name's index, or -1 when there is
+   none. Each colon is looked at once: its key's closing quote is the last byte before it
+   that is no whitespace, the value's opening quote the first after it. */
 DF_INLINE df_ssize df_find_string_key(const unsigned char *p, df_ssize start, df_ssize end,
                                       const char *names, int count, int *kind) {
     const unsigned char *q;
-    df_ssize k;
+    df_ssize k, key, value, first = start;
     int i;
-    start += 6; /* the colon: 6 bytes after the key's quote, one before the value's */
+    start += 6; /* the colon: 6 bytes or more after the key's quote, one before the value's */
     while (start + 2 <= end) {
         q = (const unsigned char *)memchr(p + start, ':', (size_t)(end - start - 1));
         if (q == NULL) return -1;
         k = q - p;
-        if (p[k - 1] == '"' && p[k + 1] == '"' && p[k - 6] == '"') {
+        for (key = k - 1; key > first && DF_IS_WS(p[key]); key--) {
+        }
+        value = df_ws_end(p, end, k + 1);
+        if (key - 5 >= first && value < end && p[key] == '"' && p[value] == '"' &&
+            p[key - 5] == '"') {
             for (i = 0; i < count; i++) {
-                if (memcmp(p + k - 5, names + 4 * i, 4) == 0) {
+                if (memcmp(p + key - 4, names + 4 * i, 4) == 0) {
                     *kind = i;
-                    return k + 2;
+                    return value + 1;
                 }
             }
         }

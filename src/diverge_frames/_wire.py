@@ -15,7 +15,7 @@ out in sorted key order; the params structs declare their fields in that order
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 from msgspec import UNSET, field
@@ -34,7 +34,11 @@ __all__ = [
     "ReadResourceResultWire",
     "TextReadResourceResultWire",
     "BlobReadResourceResultWire",
+    "ListChangedWire",
+    "CancelledWire",
+    "NOTIFICATION_PUBLIC",
     "notification_decoder",
+    "notification_wire_decoder",
     "custom_decoder",
     "result_decoder",
     "text_result_decoder",
@@ -140,6 +144,50 @@ class BlobReadResourceResultWire(_Wire, kw_only=True):
     meta: _Meta = field(default=None, name="_meta")
 
 
+class ListChangedWire(t._Notification):
+    """A list-changed notification as msgspec reads it, before rmcp's empty-params rule.
+
+    The public classes (:class:`~diverge_frames.types.ToolListChangedNotification` ...)
+    drop ``params`` without ``_meta`` in their ``__post_init__``; the compiled path reads
+    into these instead, of the same layout and without one, applies the rule in C and
+    makes the value the public class in place (``_public.pxi``)."""
+
+    params: t.NotificationParams | None = None
+
+
+class _ResourceListChangedWire(ListChangedWire, tag="notifications/resources/list_changed"):
+    """The wire twin of :class:`~diverge_frames.types.ResourceListChangedNotification`."""
+
+
+class _ToolListChangedWire(ListChangedWire, tag="notifications/tools/list_changed"):
+    """The wire twin of :class:`~diverge_frames.types.ToolListChangedNotification`."""
+
+
+class _PromptListChangedWire(ListChangedWire, tag="notifications/prompts/list_changed"):
+    """The wire twin of :class:`~diverge_frames.types.PromptListChangedNotification`."""
+
+
+class CancelledWire(t._Notification, kw_only=True, tag="notifications/cancelled"):
+    """A ``CancelledNotification`` as msgspec reads it, before rmcp's empty params.
+
+    The public class makes absent or ``null`` params empty ones in its ``__post_init__``;
+    the compiled path reads into this one, of the same layout and without it, as
+    :class:`ListChangedWire`."""
+
+    params: t.CancelledNotificationParam | None = None
+
+
+#: Each wire notification class's public class (the same tag): the ones whose
+#: ``__post_init__`` the compiled path applies in C.
+NOTIFICATION_PUBLIC: dict[type, type] = {
+    _ResourceListChangedWire: t.ResourceListChangedNotification,
+    _ToolListChangedWire: t.ToolListChangedNotification,
+    _PromptListChangedWire: t.PromptListChangedNotification,
+    CancelledWire: t.CancelledNotification,
+}
+_WIRE_OF = {public: wire for wire, public in NOTIFICATION_PUBLIC.items()}
+
+
 #: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
 #: ErrorData that ends a channel (tag 1). The public modules and both twins read them here.
 TAG_NOTIFICATION = 0
@@ -150,6 +198,11 @@ TAG_ERROR = 1
 
 #: Straight into the public types: one struct per notification, not two.
 notification_decoder = msgspec.json.Decoder(t.TypedNotification)
+#: The same with the classes of :data:`NOTIFICATION_PUBLIC` read as their wire twins
+#: (the compiled path, which makes them public).
+notification_wire_decoder = msgspec.json.Decoder(
+    Union[tuple(_WIRE_OF.get(cls, cls) for cls in t.TYPED_NOTIFICATIONS)]  # noqa: UP007
+)
 custom_decoder = msgspec.json.Decoder(t.CustomNotification)
 result_decoder = msgspec.json.Decoder(ReadResourceResultWire)
 text_result_decoder = msgspec.json.Decoder(TextReadResourceResultWire)

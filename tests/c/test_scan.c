@@ -65,6 +65,21 @@ static int ref_has_key(const unsigned char *p, df_ssize n, const char *name) {
     return 0;
 }
 
+static int ref_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* `{"method":"` at the start, any JSON whitespace before and between its tokens. */
+static df_ssize ref_method_start(const unsigned char *p, df_ssize n) {
+    static const char *const tokens[] = {"{", "\"method\"", ":", "\""};
+    df_ssize i = 0, k, len;
+    for (k = 0; k < 4; k++) {
+        while (i < n && ref_ws(p[i])) i++;
+        len = (df_ssize)strlen(tokens[k]);
+        if (n - i < len || memcmp(p + i, tokens[k], (size_t)len) != 0) return -1;
+        i += len;
+    }
+    return i;
+}
+
 /* Decode one code point the way Rust's str::from_utf8 does; -1 when invalid. */
 static df_ssize ref_utf8_step(const unsigned char *p, df_ssize n, df_ssize i) {
     unsigned c = p[i], cp;
@@ -98,7 +113,8 @@ static int ref_valid_utf8(const unsigned char *p, df_ssize n) {
 /* ---- inputs: bytes drawn from an alphabet that makes the scanners' cases common */
 
 static const unsigned char ALPHABET[] = {'"', '\\', 'e', '0', '9', 'a', 'b', 'l', 'o',
-                                         ' ', 0x1F, 0x80, 0xC3, 0xA9, 0xE2, 0xF0, 0xED, 0xFF};
+                                         ' ', 0x1F, 0x80, 0xC3, 0xA9, 0xE2, 0xF0, 0xED, 0xFF,
+                                         '\t', '\n', '\r', '\f', '\v', 0xA0};
 
 static void fill(unsigned char *p, df_ssize n, int mode) {
     df_ssize i;
@@ -128,14 +144,19 @@ static void check_string_end(const unsigned char *p, df_ssize n, df_ssize j) {
 }
 
 static void check_all(const unsigned char *p, df_ssize n) {
-    df_ssize j;
+    df_ssize j, want;
     for (j = 0; j <= n; j++) {
         check_string_end(p, n, j);
+        for (want = j; want < n && ref_ws(p[want]); want++) {
+        }
+        if (df_ws_end(p, n, j) != want) fail("df_ws_end", p, n, j, df_ws_end(p, n, j), want);
         if (df_e_digit(p, n, j) != ref_e_digit(p, n, j))
             fail("df_e_digit", p, n, j, df_e_digit(p, n, j), ref_e_digit(p, n, j));
     }
     if (df_valid_utf8(p, n) != ref_valid_utf8(p, n))
         fail("df_valid_utf8", p, n, 0, df_valid_utf8(p, n), ref_valid_utf8(p, n));
+    if (df_method_start(p, n) != ref_method_start(p, n))
+        fail("df_method_start", p, n, 0, df_method_start(p, n), ref_method_start(p, n));
     if (df_has_key(p, n, "blob") != ref_has_key(p, n, "blob"))
         fail("df_has_key blob", p, n, 0, df_has_key(p, n, "blob"), ref_has_key(p, n, "blob"));
     if (df_has_key(p, n, "text") != ref_has_key(p, n, "text"))
@@ -170,6 +191,29 @@ int main(void) {
                                                "\"blob\\", "\"Blob\"", "\"text\"", "\"tex\"\""};
             memcpy(buf + next_random() % (unsigned)(n - 5), keys[next_random() % 8], 6);
         }
+        check_all(buf, n);
+    }
+    /* `{"method":"` with whitespace (JSON's and others) before and between its tokens,
+       or a byte of it wrong, then random bytes */
+    for (round = 0; round < 20000; round++) {
+        static const char *const parts[] = {"{", "\"method\"", ":", "\""};
+        static const char *const gaps[] = {"", "", " ", "\n  ", "\t", "\r\n", "\f", "\v",
+                                           "\xc2\xa0", "  \n\t "};
+        df_ssize k;
+        int part;
+        n = 0;
+        for (part = 0; part < 4; part++) {
+            const char *gap = gaps[next_random() % 10];
+            memcpy(buf + n, gap, strlen(gap));
+            n += (df_ssize)strlen(gap);
+            memcpy(buf + n, parts[part], strlen(parts[part]));
+            n += (df_ssize)strlen(parts[part]);
+        }
+        if (next_random() % 4 == 0) buf[next_random() % (unsigned)n] = 'x';
+        k = (df_ssize)(next_random() % 40);
+        fill(buf + n, k, 1);
+        n += k;
+        if (next_random() % 3 == 0) n = (df_ssize)(next_random() % (unsigned)(n + 1));
         check_all(buf, n);
     }
 #if DF_SSE2

@@ -128,20 +128,26 @@ static df_ssize ref_unescape(unsigned char *d, const unsigned char *s, df_ssize 
     return o;
 }
 
+static int ref_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The first `"<name>"`, then any JSON whitespace, a colon, any whitespace and a quote,
+   all in p[start:end], by where it starts. */
 static df_ssize ref_find_string_key(const unsigned char *p, df_ssize start, df_ssize end,
                                     const char *names, int count, int *kind) {
-    df_ssize i;
+    df_ssize i, j;
     int k;
-    char key[9];
-    for (i = start; i + 8 <= end; i++) {
+    for (i = start; i + 6 <= end; i++) {
         for (k = 0; k < count; k++) {
-            key[0] = '"';
-            memcpy(key + 1, names + 4 * k, 4);
-            memcpy(key + 5, "\":\"", 3);
-            if (memcmp(p + i, key, 8) == 0) {
-                *kind = k;
-                return i + 8;
+            if (p[i] != '"' || memcmp(p + i + 1, names + 4 * k, 4) != 0 || p[i + 5] != '"')
+                continue;
+            for (j = i + 6; j < end && ref_ws(p[j]); j++) {
             }
+            if (j >= end || p[j] != ':') continue;
+            for (j++; j < end && ref_ws(p[j]); j++) {
+            }
+            if (j >= end || p[j] != '"') continue;
+            *kind = k;
+            return j + 1;
         }
     }
     return -1;
@@ -164,6 +170,9 @@ static const char *const PIECES[] = {
     "\\uD800", "\\uDC00", "\\uD800\\u0041", "\\uD800\\uE000", "\\udbff\\uFFFF", "\\uD800\\n", "\\uDBFF\\uDFFF", "\\uD800\\uD800",
     "\\u12", "\\u12G4", "\\x", "\\", "\\\x01", "\\\xc3\xa9", "\\\xee", "\\\xe2\x80\xa8", ":", "\"text\":\"",
     "\"blob\":\"", "text", "\"\"", "blob\":\"", "\"tex\":\"", "\"data\":\"", "\"dat\":\"",
+    /* whitespace around the colon, JSON's four bytes and others */
+    "\"text\" : \"", "\"blob\"\n:\t\"", "\"data\":\r\n  \"", "\"text\"\t:", ": \"", " ", "\n  ",
+    "\"text\" \f: \"", "\"blob\":\v\"", "\"data\" :\"", "\t", "\r",
 };
 #define N_PIECES (sizeof PIECES / sizeof PIECES[0])
 

@@ -24,7 +24,7 @@ from .._wire import (
 )
 from ..errors import FrameBodyError
 from .rmcp_custom import custom_notification
-from .rmcp_result import read_resource_result
+from .rmcp_result import check_items
 from .rmcp_structs import EXPECT_RESULT, EXPECTED
 from .serde_json import Reject, plain_number
 from .serde_json_spelling import spelled_number
@@ -50,16 +50,19 @@ def rejection(
     cause: BaseException | None = None,
     exc: BaseException | None = None,
     failed: BaseException | None = None,
+    numbers_plain: bool = False,
 ) -> FrameBodyError:
     """The FrameBodyError for a body of type ``EXPECTED[expected]`` that rmcp rejects.
 
     ``reason`` (caused by ``cause``), or msgspec's error when msgspec rejects the body
     too, since its message and path are better: ``exc``, the twin's, or else the quick
-    reading's asked again (or ``failed``, the exact reading's own). Returned, for the
-    caller to raise.
+    reading's asked again (or ``failed``, the exact reading's own). ``numbers_plain``:
+    the twin's scan found every number of the body plain (msgspec reads each as
+    serde_json does), so that none is spelled anew for the quick reading. Returned, for
+    the caller to raise.
     """
     if exc is None:
-        exc = _msgspec_error(body, tag, expected) or failed
+        exc = _msgspec_error(body, tag, expected, numbers_plain) or failed
     elif not isinstance(exc, FrameBodyError) and _maybe_hard(within_openings(body)[0]):
         # The twin's error came from the body as written: a number serde_json reads
         # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
@@ -146,7 +149,7 @@ def _quick_notification(src: Any, tag: int) -> None:
 
 
 def _quick_result(src: Any, tag: int) -> None:
-    read_resource_result(result_decoder.decode(src), tag)
+    check_items(result_decoder.decode(src), tag)
 
 
 def _quick_error(src: Any, tag: int) -> None:
@@ -209,7 +212,9 @@ def _spelled(match: re.Match[bytes]) -> bytes:
         return token
 
 
-def _msgspec_error(body: Any, tag: int, expected: int) -> BaseException | None:
+def _msgspec_error(
+    body: Any, tag: int, expected: int, numbers_plain: bool = False
+) -> BaseException | None:
     """The error msgspec's quick reading gives for a body rmcp rejects, or None.
 
     None when msgspec reads it. A body that opens many arrays and objects is asked only
@@ -218,10 +223,11 @@ def _msgspec_error(body: Any, tag: int, expected: int) -> BaseException | None:
     than its first openings. Msgspec reads that part with its numbers spelled as
     serde_json reads them (:func:`serde_spelling`: ``-0`` and an integer beyond 64 bits
     are floats), so that its first error is the one rmcp's types meet, in both twins; a
-    syntax error is then asked of the body itself (its byte offset is the body's).
+    syntax error is then asked of the body itself (its byte offset is the body's). With
+    ``numbers_plain``, none needs it: the body is asked as it is.
     """
     src, cut = within_openings(body)
-    spelled = serde_spelling(src)
+    spelled = src if numbers_plain else serde_spelling(src)
     error = _asked(spelled, cut, tag, expected)
     if (
         spelled is not src

@@ -40,7 +40,7 @@ from .._wire import (
 from ..errors import FrameBodyError
 from .rejection import detached, rejection
 from .rmcp_custom import custom_notification
-from .rmcp_result import read_resource_result
+from .rmcp_result import NO_VARIANT, read_resource_result
 from .rmcp_structs import (
     DIRECT_MEMBERS,
     ERROR_MEMBERS,
@@ -245,26 +245,47 @@ def _exact_result(tree: Any, tag: int) -> t.ReadResourceResult:
         if name in fields:
             fields[name] = enum_member(enum, fields[name], owned)
     contents = fields.get("contents")
+    plain_fields = {k: plain(v) for k, v in fields.items() if k != "contents"}
     if type(contents) is list:
-        fields["contents"] = [_contents_item(item) for item in contents]
-    wire = result_decoder.decode(plain_encoder.encode({k: plain(v) for k, v in fields.items()}))
+        plain_fields["contents"] = msgspec.Raw(_written_items(contents))
+    elif "contents" in fields:
+        plain_fields["contents"] = plain(contents)
+    order = list(fields)  # the body's order: msgspec's first error is the body's
+    wire = result_decoder.decode(plain_encoder.encode({k: plain_fields[k] for k in order}))
     return read_resource_result(wire, tag)
+
+
+def _written_items(contents: list[Any]) -> bytearray:
+    """The JSON of the ``contents`` items, each read by :func:`_contents_item`.
+
+    Each item of the tree is written, then dropped from it (the tree is the rules' own),
+    so that the tree and its JSON are not both whole at once.
+    """
+    out = bytearray(b"[")
+    for index, item in enumerate(contents):
+        if index:
+            out += b","
+        plain_encoder.encode_into(plain(_contents_item(item)), out, -1)
+        contents[index] = None
+    out += b"]"
+    return out
 
 
 def _contents_item(item: Any) -> Any:
     """rmcp's untagged ``ResourceContents``.
 
     The text variant is tried, then the blob one; a duplicated member fails the variant
-    that has it.
+    that has it. The compiled twin keeps a C copy of this rule (``_rmcp_items.h``), which
+    a test holds equal to it on generated bodies.
     """
     if type(item) is not Obj or len(dict(item)) == len(item):
         return item  # (no member repeated: the quick test)
     counts = _keys(item)
     if _duplicated(counts, ("uri", "mimeType", "_meta")):
-        raise Reject("data did not match any variant of untagged enum ResourceContents")
+        raise Reject(NO_VARIANT)
     if counts.get("text", 0) > 1:
         if counts.get("blob", 0) > 1:
-            raise Reject("data did not match any variant of untagged enum ResourceContents")
+            raise Reject(NO_VARIANT)
         return Obj((k, v) for k, v in item if k != "text")
     if counts.get("blob", 0) > 1:
         return Obj((k, v) for k, v in item if k != "blob")

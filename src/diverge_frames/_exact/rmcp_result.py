@@ -13,8 +13,18 @@ from typing import Any
 from .. import types as t
 from ..errors import FrameBodyError
 
-__all__ = ["NEITHER_TEXT_NOR_BLOB", "clamp_ttl_ms", "public_item", "read_resource_result"]
+__all__ = [
+    "NEITHER_TEXT_NOR_BLOB",
+    "NO_VARIANT",
+    "check_items",
+    "clamp_ttl_ms",
+    "public_item",
+    "read_resource_result",
+]
 
+#: serde's reason for a ``contents`` item that neither variant reads (a member of both
+#: repeated, or ``text`` and ``blob`` both repeated).
+NO_VARIANT = "data did not match any variant of untagged enum ResourceContents"
 #: The message for a ``contents`` item that is neither text nor blob.
 NEITHER_TEXT_NOR_BLOB = (
     "data did not match any variant of untagged enum ResourceContents (no string `text` or `blob`)"
@@ -42,19 +52,38 @@ def public_item(item: Any, index: int, tag: int) -> t.ResourceContents:
         return t.BlobResourceContents(
             uri=item.uri, mime_type=item.mime_type, blob=item.blob, meta=item.meta
         )
-    raise FrameBodyError(tag, "ReadResourceResult", NEITHER_TEXT_NOR_BLOB, f"$.contents[{index}]")
+    raise _neither(index, tag)
+
+
+def check_items(wire: Any, tag: int) -> None:
+    """Raise :func:`public_item`'s FrameBodyError for the first item of ``wire`` it rejects.
+
+    Nothing is built: the check alone, for the wording of a rejection.
+    """
+    for index, item in enumerate(wire.contents):
+        if type(item.text) is not str and type(item.blob) is not str:
+            raise _neither(index, tag)
+
+
+def _neither(index: int, tag: int) -> FrameBodyError:
+    return FrameBodyError(tag, "ReadResourceResult", NEITHER_TEXT_NOR_BLOB, f"$.contents[{index}]")
 
 
 def read_resource_result(wire: Any, tag: int) -> t.ReadResourceResult:
     """The public ``ReadResourceResult`` of a decoded :class:`_wire.ReadResourceResultWire`.
 
-    Each item made text or blob (:func:`public_item`), ``ttlMs`` clamped
-    (:func:`clamp_ttl_ms`). Raises FrameBodyError for an item that is neither.
+    Each item made text or blob (:func:`public_item`) in its place in the wire's list (the
+    wire item freed as its public one takes its place), which becomes the result's;
+    ``ttlMs`` clamped (:func:`clamp_ttl_ms`). Raises FrameBodyError for an item that is
+    neither.
     """
+    contents = wire.contents
+    for index, item in enumerate(contents):
+        contents[index] = public_item(item, index, tag)
     return t.ReadResourceResult(
         result_type=wire.result_type,
         ttl_ms=clamp_ttl_ms(wire.ttl_ms),
         cache_scope=wire.cache_scope,
-        contents=[public_item(item, index, tag) for index, item in enumerate(wire.contents)],
+        contents=contents,
         meta=wire.meta,
     )

@@ -357,20 +357,26 @@ def too_deep(node: Any) -> bool:
 def dicts_below(node: Any, keep: int) -> Any:
     """A tree of :class:`Obj` with those nested deeper than ``keep`` levels made dicts.
 
-    ``node`` counted; the last duplicate wins.
+    ``node`` counted; the last duplicate wins. The caller's tree is changed in place, each
+    old node freed as its new one takes its place: no second tree at once.
     """
     if keep <= 0:
         return _dicts(node)
     kind = type(node)
     if kind is Obj:
-        return Obj((k, dicts_below(v, keep - 1)) for k, v in node)
+        for index, (key, value) in enumerate(node):
+            if (made := dicts_below(value, keep - 1)) is not value:
+                node[index] = (key, made)
+        return node
     if kind is list and (Obj in map(type, node) or list in map(type, node)):
-        return [dicts_below(v, keep - 1) for v in node]
+        for index, value in enumerate(node):
+            if (made := dicts_below(value, keep - 1)) is not value:
+                node[index] = made
     return node
 
 
 def _dicts(node: Any) -> Any:
-    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), without recursion."""
+    """``node`` with every :class:`Obj` in it a dict (the last duplicate wins), in place, without recursion."""
     out = [node]
     stack: list[tuple[Any, Any]] = [(out, 0)]
     while stack:
@@ -381,7 +387,7 @@ def _dicts(node: Any) -> Any:
             made = dict(node)
             slots: Any = made.items()
         elif type(node) is list and (Obj in map(type, node) or list in map(type, node)):
-            made = list(node)
+            made = node
             slots = enumerate(made)
         else:
             continue
