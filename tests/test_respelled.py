@@ -173,3 +173,30 @@ def test_the_pure_twin_respells_in_pieces_of_a_long_body(exact_reads: list[int])
         assert repr(value) == repr(_reference(1, body))
         assert repr(value.data[:2]) == "[-0.0, '-0.5']"
     assert exact_reads == []
+
+
+#: Digits JSON does not take as a number (leading zeros, a bare sign or point, an
+#: exponent without digits), each after a number that needs respelling.
+NOT_NUMBERS = [b"00", b"-01", b"012.5", b"0-00", b"1.", b".5", b"1e", b"-", b"1e+", b"00e5"]
+
+
+@pytest.mark.parametrize("junk", NOT_NUMBERS)
+@pytest.mark.parametrize(("tag", "template"), NUMBER_POSITIONS)
+def test_digits_that_are_no_json_number_beside_a_hard_one_are_rejected(
+    twins: Any, tag: int, template: bytes, junk: bytes
+) -> None:
+    """The respelling of a rejected body takes JSON's numbers alone: digits that are not
+    one (``00`` after ``-320.1e-9999999990``, as a fuzzer sent) are left to the
+    rejection: a ``FrameBodyError`` in both twins, in the same words, where the reference
+    reading rejects the body too."""
+    for hard in (b"-320.1e-9999999990", b"-0", b"123456789012345678901234"):
+        for body in (
+            template.replace(b"@", hard + b" " + junk, 1).replace(b"@", b"1"),
+            template.replace(b"@", junk, 1).replace(b"@", hard),
+        ):
+            assert isinstance(_reference(tag, body), FrameError), body
+            said = {
+                _said(helpers.outcome(helpers.decoder(frames, _channel(tag)), _payload(tag, body)))
+                for frames in twins
+            }
+            assert len(said) == 1 and said.pop().startswith("FrameBodyError"), (body, said)

@@ -182,11 +182,16 @@ def _maybe_hard(body: Any) -> bool:
     return b"e0" in glance or b"e+0" in glance or b"0" * 16 in glance
 
 
-#: A JSON string, or a number (outside strings: the strings are matched first). A
+#: A JSON string, or a JSON number (outside strings: the strings are matched first). A
 #: string left open runs to the end, so that no quote is tried twice (linear time).
 _STRING_OR_NUMBER = re.compile(
-    rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?', re.DOTALL
+    rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?',
+    re.DOTALL,
 )
+#: The bytes after which a number's match is only a piece of digits that are no JSON
+#: number (``-01``, ``1.``, ``1e``): left as they are, since a piece spelled otherwise
+#: (``-0`` as ``-0.0``) could make them a valid number and hide the error.
+_NUMBER_GOES_ON = frozenset(b"0123456789.eE")
 
 
 def serde_spelling(body: Any) -> Any:
@@ -205,6 +210,9 @@ def serde_spelling(body: Any) -> Any:
 def _spelled(match: re.Match[bytes]) -> bytes:
     token = match.group()
     if token[0] == 34 or plain_number(token.decode("ascii")):  # a string, a plain number
+        return token
+    end = match.end()
+    if match.string[end : end + 1] and match.string[end] in _NUMBER_GOES_ON:
         return token
     try:
         return spelled_number(token.decode("ascii")).encode("ascii")
