@@ -4,6 +4,7 @@
 * Nothing in the package imports the pure-Python twin but the switch (``_impl``), nor
   the pure-Python channel twin but ``channel``.
 * The typed-method lists are derived from the classes, not kept by hand.
+* The package repeats few runs of six lines outside the twins' mirrors.
 * Docstring summaries are one line (ruff D205), within a few findings per 1,000 lines.
 """
 
@@ -205,6 +206,75 @@ def test_module_sizes() -> None:
         if size > LONGER.get(name, LIMITS[Path(name).suffix])
     }
     assert over == {}
+
+
+#: How many runs of six lines the package may repeat, outside the twin mirrors.
+REPEATED_RUNS_ALLOWED = 10
+#: The pairs of files that mirror each other by design: a compiled twin and its pure one.
+TWIN_MIRRORS = {
+    frozenset({"_channel_c.pyx", "_channel_py.py"}),
+    frozenset({"_frames_c.pyx", "_frames_py.py"}),
+}
+_RUN = 6
+
+
+def _meaningful_lines(text: str) -> list[tuple[int, str]]:
+    """``text``'s lines with their numbers, stripped, without blanks, comments and lines
+    of under four characters (closing brackets, ``else:``)."""
+    kept = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if len(line) >= 4 and not line.startswith(("#", "//", "/*", "*")):
+            kept.append((number, line))
+    return kept
+
+
+def _repeated_runs(texts: dict[str, str]) -> list[str]:
+    """The places where six meaningful lines stand again, identical once stripped.
+
+    One entry a run (``a.py:10 ~ b.py:40``): overlapping windows of one run count once.
+    """
+    places: dict[tuple[str, ...], list[tuple[str, int]]] = {}
+    numbers = {}
+    for name, text in sorted(texts.items()):
+        lines = _meaningful_lines(text)
+        numbers[name] = [number for number, _ in lines]
+        for i in range(len(lines) - _RUN + 1):
+            window = tuple(line for _, line in lines[i : i + _RUN])
+            places.setdefault(window, []).append((name, i))
+    pairs: dict[tuple[str, str], set[tuple[int, int]]] = {}
+    for found in places.values():
+        for a, (name_a, at_a) in enumerate(found):
+            for name_b, at_b in found[a + 1 :]:
+                if name_a != name_b or abs(at_a - at_b) >= _RUN:
+                    pairs.setdefault((name_a, name_b), set()).add((at_a, at_b))
+    runs = []
+    for (name_a, name_b), starts in sorted(pairs.items()):
+        for at_a, at_b in sorted(starts):
+            if (at_a - 1, at_b - 1) not in starts:  # the first window of its run
+                runs.append(f"{name_a}:{numbers[name_a][at_a]} ~ {name_b}:{numbers[name_b][at_b]}")
+    return runs
+
+
+def test_the_package_repeats_few_runs_of_six_lines() -> None:
+    texts = {
+        p.relative_to(SOURCE).as_posix(): p.read_text()
+        for p in SOURCE.rglob("*")
+        if p.suffix in {".py", ".pyx", ".pxi", ".h"} and "__pycache__" not in p.parts
+    }
+    assert len(texts) > 30
+    runs = [
+        run
+        for run in _repeated_runs(texts)
+        if frozenset(place.split(":")[0] for place in run.split(" ~ ")) not in TWIN_MIRRORS
+    ]
+    assert len(runs) <= REPEATED_RUNS_ALLOWED, runs
+
+
+def test_the_repetition_check_sees_a_copied_run() -> None:
+    body = "\n".join(f"value_{i} = compute({i}, limit)" for i in range(8))
+    assert _repeated_runs({"a.py": body, "b.py": "x = 1\n" + body}) == ["a.py:1 ~ b.py:2"]
+    assert _repeated_runs({"a.py": body, "b.py": body.replace("limit", "other")}) == []
 
 
 def _cython_code(text: str) -> str:

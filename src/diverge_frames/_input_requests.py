@@ -23,27 +23,6 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct, field
 
-__all__ = [
-    "U32",
-    "Role",
-    "ContextInclusion",
-    "ToolChoiceMode",
-    "IconTheme",
-    "StringFormat",
-    "ElicitationMode",
-    "RequestParams",
-    "ModelHint",
-    "ModelPreferences",
-    "ToolChoice",
-    "SamplingMessage",
-    "CreateMessageRequestParams",
-    "ElicitRequestParams",
-    "CreateMessageRequest",
-    "ElicitRequest",
-    "ListRootsRequest",
-    "InputRequest",
-]
-
 #: rmcp ``u32``.
 U32 = Annotated[int, Meta(ge=0, le=2**32 - 1)]
 #: MCP ``Role``; rmcp ``Role``.
