@@ -450,8 +450,17 @@ def test_corpus_is_there() -> None:
     assert len(CORPUS) > 100 and max(len(p) for _, _, p in CORPUS) > 2 * MB
 
 
+#: A frame above this size is cut in the heavy run only (its 70 cuts take seconds).
+HEAVY_ABOVE = MB
+
+
 @pytest.mark.parametrize(
-    ("name", "channel", "payload"), CORPUS, ids=[f"{n}-{c}" for n, c, _ in CORPUS]
+    ("name", "channel", "payload"),
+    [
+        pytest.param(n, c, p, marks=[pytest.mark.heavy] if len(p) > HEAVY_ABOVE else [])
+        for n, c, p in CORPUS
+    ],
+    ids=[f"{n}-{c}" for n, c, _ in CORPUS],
 )
 def test_every_truncation(frames: ModuleType, name: str, channel: str, payload: bytes) -> None:
     """Every proper prefix of a real frame is a FrameError (EmptyFrameError when

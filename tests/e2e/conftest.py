@@ -1,5 +1,8 @@
 """Real MCP servers for the end-to-end tests, each skipped cleanly when it cannot run.
 
+The end-to-end tests are heavy (``@pytest.mark.heavy``, given to each by the hook below):
+child processes, and an npm install on the first run; ``pytest -m heavy`` runs them.
+
 * ``python-sdk``: ``servers/py_server.py`` on the official Python SDK (PyPI ``mcp`` 2.x).
 * ``server-everything``: ``@modelcontextprotocol/server-everything`` under ``node``,
   installed with ``npm`` at test time into pytest's cache folder
@@ -22,6 +25,14 @@ from typing import Any
 import pytest
 
 HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of this folder heavy, before ``-m`` selects."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.heavy)
 #: The version the corpus in tests/data was captured from.
 EVERYTHING_VERSION = "2026.8.31"
 
