@@ -14,7 +14,7 @@
 # the heavy tests left out]
 # Environment: PYTHON (default python3), CC (default gcc; clang works too),
 # SANITIZE_INPUTS / SANITIZE_SECONDS (random inputs at most / seconds at most for the
-# loop, default 200000 / 120), KEEP_WORK=1 keeps the temp dir with the logs.
+# loop, default 100000 / 60), KEEP_WORK=1 keeps the temp dir with the logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -111,5 +111,5 @@ sanitized tests "$V/python" -m pytest -q -p no:cacheprovider --capture=sys \
 
 echo "-- random and mutated payloads, both channels, under ASan and UBSan"
 sanitized random-inputs "$V/python" fuzz/random_inputs.py \
-  --count "${SANITIZE_INPUTS:-200000}" --seconds "${SANITIZE_SECONDS:-120}"
+  --count "${SANITIZE_INPUTS:-100000}" --seconds "${SANITIZE_SECONDS:-60}"
 echo "check_sanitizers: no report"
