@@ -33,6 +33,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.heavy)
+
+
 #: The version the corpus in tests/data was captured from.
 EVERYTHING_VERSION = "2026.8.31"
 

@@ -17,7 +17,6 @@ from rmcp_diff import VECTORS, Case, corpus_cases, ours, read_vectors
 from rmcp_repeated import repeated_cases
 from test_oracle import CASES, SEED, generate
 
-
 #: Generated cases in the plain run: hypothesis takes about 2.6 ms to draw one, so the
 #: oracle run's count (20,000 in CI) is the heavy test's.
 QUICK_CASES = 2000
