@@ -19,9 +19,11 @@ from typing import Any
 
 import helpers
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from diverge_frames import FrameError, _frames_py
-from diverge_frames._exact import rmcp_read
+from diverge_frames._exact import rejection, rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT
 from diverge_frames._exact.serde_json_spelling import respelled
 
@@ -200,3 +202,29 @@ def test_digits_that_are_no_json_number_beside_a_hard_one_are_rejected(
                 for frames in twins
             }
             assert len(said) == 1 and said.pop().startswith("FrameBodyError"), (body, said)
+
+
+#: The bytes the glance for a hard number looks at, and two it does not.
+_GLANCED = b"-+.eE0123456789a "
+
+
+@pytest.mark.c_extension
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([b"-0", b"e+1", b"E-.", b"e", b"0" * 15, b"1" * 16, b". "]),
+            st.binary(max_size=3).map(lambda b: bytes(_GLANCED[x % 17] for x in b)),
+        ),
+        max_size=40,
+    ).map(b"".join),
+    st.integers(0, 31),
+)
+def test_the_compiled_glance_for_a_hard_number_is_the_rule(body: bytes, shift: int) -> None:
+    """df_sj_maybe_hard (the compiled twin's) is ``rejection._maybe_hard`` on every body,
+    at every offset from a 16-byte step, from bytes, bytearray and memoryview."""
+    frames = helpers.compiled()
+    body = b"a" * shift + body
+    expected = rejection._maybe_hard(body)
+    for form in (body, bytearray(body), memoryview(b"x" + body)[1:]):
+        assert frames._maybe_hard(form) is expected

@@ -55,6 +55,7 @@ cdef extern from "_serde_json.h":
     int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,
                                   const df_sj_rules *rules, int *top_keys) noexcept nogil
     int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
+    int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n) noexcept nogil
 
 cdef enum:
     # df_sj_result.top of a body df_sj_glance found plain, not scanned (_source)
@@ -223,6 +224,22 @@ cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int expected, df_sj_r
     return out
 
 
+cdef bint _numbers_plain(object body):
+    """Whether no number of ``body`` may need spelling anew for msgspec's error, at a
+    glance: not ``_exact.rejection._maybe_hard`` (its C copy, df_sj_maybe_hard)."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
+    try:
+        return not _sj_maybe_hard(<const unsigned char *>view.buf, view.len)
+    finally:
+        PyBuffer_Release(&view)
+
+
+def _maybe_hard(body):
+    """df_sj_maybe_hard of a bytes-like ``body``, for the tests that hold it to the rule."""
+    return not _numbers_plain(body)
+
+
 cdef object _rejected(object body, int tag, int expected, const df_sj_result *r, object exc):
     """The FrameBodyError for a body the scan ``r`` found serde_json (or a repeated
     top-level member) rejects."""
@@ -232,7 +249,7 @@ cdef object _rejected(object body, int tag, int expected, const df_sj_result *r,
         members = _TOP_MEMBERS[expected]
         why = duplicate_field(next(members[i] for i in range(len(members))
                                    if r.repeated_top >> i & 1))
-    return rejection(body, tag, expected, str(why), why.cause, exc)
+    return rejection(body, tag, expected, str(why), why.cause, exc, None, _numbers_plain(body))
 
 
 cdef object _exact(object body, int tag, int expected, object exc,
@@ -265,7 +282,7 @@ cdef object _exact(object body, int tag, int expected, object exc,
     try:
         raw = _any_decoder(src)
     except _DECODE_ERRORS:  # what the scan leaves to msgspec (a raw control character)
-        raise rejection(body, tag, expected, None, None, exc)
+        raise rejection(body, tag, expected, None, None, exc, None, _numbers_plain(body))
     return decode_exact(body, tree(raw, keep, bool(r.repeated)), tag, expected, exc)
 
 
@@ -274,7 +291,8 @@ cdef object _msgspec_rejected(object body, object src, int tag, int expected, ob
     character in a string, which the scan leaves to msgspec, or bad syntax): serde_json
     rejects it too. Worded from msgspec's reading of the body itself (``exc``'s, unless
     it read a rewrite of it)."""
-    return rejection(body, tag, expected, None, None, exc if src is body else None)
+    return rejection(body, tag, expected, None, None, exc if src is body else None, None,
+                     _numbers_plain(body))
 
 
 cdef inline object _source(object body, const unsigned char *p, Py_ssize_t n, int tag,

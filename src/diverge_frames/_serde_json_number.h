@@ -181,4 +181,83 @@ DF_INLINE df_ssize df_sj_number(const unsigned char *p, df_ssize n, df_ssize i, 
     return i;
 }
 
+/* ------------------------------------------------------------------ a glance for rejections */
+
+/* The bytes _exact.rejection._maybe_hard looks for: digits and '.', 'e' and 'E', signs. */
+#define DF_HARD_DIGIT(c) (DF_IS_DIGIT(c) || (c) == '.')
+#define DF_HARD_E(c) (((c) | 0x20) == 'e')
+#define DF_HARD_SIGN(c) ((c) == '+' || (c) == '-')
+
+/* df_sj_maybe_hard's test of the byte at i (p[i + 1] and p[i + 2] read where they
+   exist), given the run of digits and points before it in *run. */
+DF_INLINE int df_sj_hard_at(const unsigned char *p, df_ssize n, df_ssize i, df_ssize *run) {
+    const unsigned char c = p[i];
+    if (!DF_HARD_DIGIT(c)) {
+        *run = 0;
+    } else if (++*run >= 16) {
+        return 1;
+    }
+    if (c == '-' && i + 1 < n && p[i + 1] == '0' && (i + 2 >= n || !DF_HARD_DIGIT(p[i + 2])))
+        return 1;
+    return DF_HARD_E(c) && i + 1 < n &&
+           (DF_HARD_DIGIT(p[i + 1]) ||
+            (DF_HARD_SIGN(p[i + 1]) && i + 2 < n && DF_HARD_DIGIT(p[i + 2])));
+}
+
+#if DF_SSE2
+/* Per byte of v: 0xFF for a digit or '.', else 0 (a digit is v - '0' below 10, compared
+   as a signed byte once shifted by 0x80). */
+DF_INLINE __m128i df_sj_hard_digits(__m128i v) {
+    const __m128i shifted = _mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0')));
+    return _mm_or_si128(_mm_cmplt_epi8(shifted, _mm_set1_epi8((char)(-128 + 10))),
+                        _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+}
+#endif
+
+/* Whether a number of p[0..n) may not be plain, at a glance, or text looks like one:
+   _exact.rejection._maybe_hard in C (tests/test_respelled.py holds the two equal). 1
+   for a "-0" not followed by a digit or '.', an 'e' or 'E' followed by a digit or '.'
+   (or by a sign and one), or 16 digits and points in a row, strings included; else 0.
+   With SSE2, 16 bytes a step: the byte, the next and the one after as three loads,
+   the run of digits carried from step to step as a count. */
+DF_INLINE int df_sj_maybe_hard(const unsigned char *p, df_ssize n) {
+    df_ssize i = 0, run = 0;
+#if DF_SSE2
+    for (; i + 18 <= n; i += 16) {
+        const __m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
+        const __m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        const __m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
+        const __m128i d0 = df_sj_hard_digits(v0), d1 = df_sj_hard_digits(v1);
+        const __m128i d2 = df_sj_hard_digits(v2);
+        const __m128i e0 = _mm_cmpeq_epi8(_mm_or_si128(v0, _mm_set1_epi8(0x20)),
+                                          _mm_set1_epi8('e'));
+        const __m128i s1 = _mm_or_si128(_mm_cmpeq_epi8(v1, _mm_set1_epi8('+')),
+                                        _mm_cmpeq_epi8(v1, _mm_set1_epi8('-')));
+        const __m128i exponent = _mm_and_si128(e0, _mm_or_si128(d1, _mm_and_si128(s1, d2)));
+        const __m128i zero = _mm_andnot_si128(
+            d2, _mm_and_si128(_mm_cmpeq_epi8(v0, _mm_set1_epi8('-')),
+                              _mm_cmpeq_epi8(v1, _mm_set1_epi8('0'))));
+        unsigned digits;
+        if (_mm_movemask_epi8(_mm_or_si128(exponent, zero)))
+            return 1;
+        digits = (unsigned)_mm_movemask_epi8(d0);
+        if (digits == 0) {
+            run = 0;
+            continue;
+        }
+        /* the run before, and the digits at the step's start; then those at its end */
+        if (run + (df_ssize)df_lowest_bit(~digits) >= 16)
+            return 1;
+        if (digits == 0xFFFFu)
+            return 1;
+        run = 15 - (63 - (df_ssize)df_clz64((uint64_t)((~digits) & 0xFFFFu)));
+    }
+#endif
+    for (; i < n; i++) {
+        if (df_sj_hard_at(p, n, i, &run))
+            return 1;
+    }
+    return 0;
+}
+
 #endif /* DF_SERDE_JSON_NUMBER_H */

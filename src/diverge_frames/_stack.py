@@ -36,8 +36,13 @@ __all__ = ["MSGSPEC_MESSAGE_OPENINGS", "on_fresh_stack", "run_fresh", "within_op
 MSGSPEC_MESSAGE_OPENINGS = 500
 #: A body up to this long has its openings counted first (two passes in C), one with
 #: few of them then left whole at once; a longer one is looked at opening by opening,
-#: up to the limit only (a body of many openings costs no more than its first ones).
+#: up to the limit only (a body of many openings costs no more than its first ones),
+#: and copied this many bytes at a time when it is not ``bytes``.
 _COUNTED = 64 * 1024
+#: A body longer than ``_FOUND_FIRST`` (and up to ``_COUNTED``) with ``_FEW`` openings
+#: or fewer is left whole after as many ``bytes.find`` (memchr) calls, not counted.
+_FEW = 16
+_FOUND_FIRST = 2048
 
 
 T = TypeVar("T")
@@ -60,25 +65,51 @@ def within_openings(body: Any) -> tuple[Any, bool]:
 
     ``(body, False)`` when the bytes-like ``body`` holds at most
     ``MSGSPEC_MESSAGE_OPENINGS`` ``[`` and ``{`` bytes (strings included), else
-    ``(prefix, True)``: the body up to its next one. A reader that stops with an error
-    inside the prefix stops there in the whole body too, having nested no deeper than
-    that many levels; one that runs to the prefix's end would have read on. The
-    openings are found with ``bytes.find`` (memchr), so a body with few costs two
-    passes at memory speed and one with many stops early."""
-    data = body if type(body) is bytes else memoryview(body).tobytes()
-    if len(data) <= _COUNTED and data.count(b"[") + data.count(b"{") <= MSGSPEC_MESSAGE_OPENINGS:
-        return body, False  # (two passes in C: no opening looked at one by one)
-    find = data.find
+    ``(prefix, True)``: the body up to its next one, as bytes. A reader that stops with
+    an error inside the prefix stops there in the whole body too, having nested no
+    deeper than that many levels; one that runs to the prefix's end would have read on.
+    The openings are found with ``bytes.find`` (memchr), so a body with few costs two
+    passes at memory speed and one with many stops early; a body that is not ``bytes``
+    is copied ``_COUNTED`` bytes at a time, never whole (only a prefix that is cut is).
+    """
+    size = len(body) if type(body) is bytes else memoryview(body).nbytes
+    if size <= _COUNTED:
+        data = body if type(body) is bytes else memoryview(body).tobytes()
+        if (size > _FOUND_FIRST and _past(data, _FEW)[0] < 0) or (
+            data.count(b"[") + data.count(b"{") <= MSGSPEC_MESSAGE_OPENINGS
+        ):
+            return body, False  # (two passes in C: no opening looked at one by one)
+    if type(body) is bytes:
+        pieces: Any = ((0, body),)  # found in place
+        view: Any = body
+    else:
+        view = memoryview(body).cast("B")
+        pieces = ((at, view[at : at + _COUNTED].tobytes()) for at in range(0, len(view), _COUNTED))
+    seen = 0
+    for start, piece in pieces:
+        at, found = _past(piece, MSGSPEC_MESSAGE_OPENINGS - seen)
+        if at >= 0:
+            return bytes(view[: start + at]), True
+        seen += found
+    return body, False
+
+
+def _past(piece: bytes, count: int) -> tuple[int, int]:
+    """The index of ``piece``'s opening after its first ``count`` (or -1), and how many.
+
+    How many: the openings found before it, ``count``, or all the piece holds.
+    """
+    find = piece.find
     seen, square, curly = 0, find(b"["), find(b"{")
     while square >= 0 or curly >= 0:
         if curly < 0 or 0 <= square < curly:
             at, square = square, find(b"[", square + 1)
         else:
             at, curly = curly, find(b"{", curly + 1)
-        if seen == MSGSPEC_MESSAGE_OPENINGS:
-            return data[:at], True
+        if seen == count:
+            return at, seen
         seen += 1
-    return body, False
+    return -1, seen
 
 
 def run_fresh(

@@ -57,13 +57,17 @@ def rejection(
     ``reason`` (caused by ``cause``), or msgspec's error when msgspec rejects the body
     too, since its message and path are better: ``exc``, the twin's, or else the quick
     reading's asked again (or ``failed``, the exact reading's own). ``numbers_plain``:
-    the twin's scan found every number of the body plain (msgspec reads each as
-    serde_json does), so that none is spelled anew for the quick reading. Returned, for
-    the caller to raise.
+    the twin found every number of the body plain (its scan, or :func:`_maybe_hard`'s
+    C copy), so that none is spelled anew for the quick reading and ``exc`` is not asked
+    again. Returned, for the caller to raise.
     """
     if exc is None:
         exc = _msgspec_error(body, tag, expected, numbers_plain) or failed
-    elif not isinstance(exc, FrameBodyError) and _maybe_hard(within_openings(body)[0]):
+    elif (
+        not isinstance(exc, FrameBodyError)
+        and not numbers_plain
+        and _maybe_hard(within_openings(body)[0])
+    ):
         # The twin's error came from the body as written: a number serde_json reads
         # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
         exc = _msgspec_error(body, tag, expected) or exc
@@ -179,7 +183,9 @@ def _maybe_hard(body: Any) -> bool:
     if _NEGATIVE_ZERO(body) is not None:
         return True
     glance = (body if type(body) is bytes else bytes(body)).translate(_GLANCE)
-    return b"e0" in glance or b"e+0" in glance or b"0" * 16 in glance
+    if b"0" * 16 in glance:
+        return True
+    return b"e" in glance and (b"e0" in glance or b"e+0" in glance)  # memchr first
 
 
 #: A JSON string, or a JSON number (outside strings: the strings are matched first). A
