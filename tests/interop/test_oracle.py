@@ -9,7 +9,8 @@ Skipped unless the oracle is built::
 (default 2000) is how many cases hypothesis generates, ``DIVERGE_FRAMES_ORACLE_SEED``
 (default 1) its seed. The generated cases, the corpus and the hostile list go to the
 oracle in one batch; then each is decoded (from ``bytes``, ``bytearray`` and
-``memoryview``) and re-encoded by both implementations and compared with rmcp: same verdict, same variant, byte-identical re-encoding. Every
+``memoryview``) and re-encoded by both implementations and compared with rmcp: same verdict, same variant, byte-identical re-encoding; and a case the
+two reject is worded alike by both (as ``test_messages.py`` holds for its batch). Every
 disagreement is written to ``rmcp-disagreements.jsonl`` in pytest's temporary directory
 (a golden-vector file: ``read_vectors`` reads it back) and the first ones are shown.
 """
@@ -90,14 +91,23 @@ def test_live_differential(tmp_path: Path) -> None:
     oracle_at = time.perf_counter()
     twins = {"python": _frames_py, "cython": _frames_c}
     problems: dict[str, list[tuple[Case, Outcome, str]]] = {name: [] for name in twins}
+    words: dict[str, list[str | None]] = {}  # each case's rejection, from bytes
     for name, frames in twins.items():
         if frames is None:
             continue
+        said = words.setdefault(name, [])
         for case, rmcp in zip(batch, verdicts, strict=True):
             for kind in PAYLOAD_TYPES:  # bytes, bytearray, memoryview
-                problem = disagreement(ours(frames, case, kind), rmcp)
+                outcome = ours(frames, case, kind)
+                if kind == "bytes":
+                    said.append(outcome.error if outcome.verdict == "body" else None)
+                problem = disagreement(outcome, rmcp)
                 if problem is not None:
                     problems[name].append((case, rmcp, f"{kind}: {problem}"))
+    if len(words) == 2:  # one message per rejection (test_messages.py), for these cases too
+        for case, rmcp, py, c in zip(batch, verdicts, *words.values(), strict=True):
+            if py != c:
+                problems["python"].append((case, rmcp, f"worded {py!r}, compiled {c!r}"))
     done = time.perf_counter()
     summary = (
         f"{len(batch)} cases ({len(generated)} generated, seed {SEED}) x "
