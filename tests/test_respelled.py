@@ -26,6 +26,8 @@ from diverge_frames import FrameError, _frames_py
 from diverge_frames._exact import rejection, rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT
 from diverge_frames._exact.serde_json_spelling import respelled
+from diverge_frames._stack import MSGSPEC_MESSAGE_OPENINGS as OPENINGS
+from diverge_frames._stack import within_openings
 
 #: Bodies with one ``@`` where a number goes: each position a number can take.
 NUMBER_POSITIONS = [
@@ -204,8 +206,8 @@ def test_digits_that_are_no_json_number_beside_a_hard_one_are_rejected(
             assert len(said) == 1 and said.pop().startswith("FrameBodyError"), (body, said)
 
 
-#: The bytes the glance for a hard number looks at, and two it does not.
-_GLANCED = b"-+.eE0123456789a "
+#: The bytes the glance for a hard number looks at, two it does not, and the openings.
+_GLANCED = b"-+.eE0123456789a [{"
 
 
 @pytest.mark.c_extension
@@ -214,17 +216,19 @@ _GLANCED = b"-+.eE0123456789a "
     st.lists(
         st.one_of(
             st.sampled_from([b"-0", b"e+1", b"E-.", b"e", b"0" * 15, b"1" * 16, b". "]),
-            st.binary(max_size=3).map(lambda b: bytes(_GLANCED[x % 17] for x in b)),
+            st.sampled_from([b"[" * (OPENINGS - 3), b"{" * (OPENINGS // 2), b'{"a":[' * 60]),
+            st.binary(max_size=3).map(lambda b: bytes(_GLANCED[x % len(_GLANCED)] for x in b)),
         ),
         max_size=40,
     ).map(b"".join),
     st.integers(0, 31),
 )
 def test_the_compiled_glance_for_a_hard_number_is_the_rule(body: bytes, shift: int) -> None:
-    """df_sj_maybe_hard (the compiled twin's) is ``rejection._maybe_hard`` on every body,
-    at every offset from a 16-byte step, from bytes, bytearray and memoryview."""
+    """df_sj_maybe_hard (the compiled twin's) is ``rejection._maybe_hard`` of the part
+    msgspec is asked of (``within_openings``) on every body, at every offset from a
+    16-byte step, from bytes, bytearray and memoryview."""
     frames = helpers.compiled()
     body = b"a" * shift + body
-    expected = rejection._maybe_hard(body)
+    expected = rejection._maybe_hard(within_openings(body)[0])
     for form in (body, bytearray(body), memoryview(b"x" + body)[1:]):
         assert frames._maybe_hard(form) is expected

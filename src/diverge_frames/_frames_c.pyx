@@ -71,7 +71,7 @@ from ._exact.rmcp_result import NEITHER_TEXT_NOR_BLOB, NO_VARIANT
 from ._exact.rmcp_structs import (EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT, EXPECTED,
                                   STRUCT_DEPTH, duplicate_field)
 from ._exact.serde_json import REASONS, reject, tree
-from ._stack import run_fresh
+from ._stack import MSGSPEC_MESSAGE_OPENINGS, run_fresh
 from .errors import EmptyFrameError, FrameBodyError, UnknownTagError
 
 cdef extern from "Python.h":

@@ -55,7 +55,8 @@ cdef extern from "_serde_json.h":
     int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,
                                   const df_sj_rules *rules, int *top_keys) noexcept nogil
     int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
-    int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n) noexcept nogil
+    int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n,
+                                          Py_ssize_t openings) noexcept nogil
 
 cdef enum:
     # df_sj_result.top of a body df_sj_glance found plain, not scanned (_source)
@@ -226,11 +227,13 @@ cdef object _rewrite(const unsigned char *p, Py_ssize_t n, int expected, df_sj_r
 
 cdef bint _numbers_plain(object body):
     """Whether no number of ``body`` may need spelling anew for msgspec's error, at a
-    glance: not ``_exact.rejection._maybe_hard`` (its C copy, df_sj_maybe_hard)."""
+    glance: not ``_exact.rejection._maybe_hard`` of the part msgspec is asked of
+    (``_stack.within_openings``), by its C copy, df_sj_maybe_hard."""
     cdef Py_buffer view
     PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
     try:
-        return not _sj_maybe_hard(<const unsigned char *>view.buf, view.len)
+        return not _sj_maybe_hard(<const unsigned char *>view.buf, view.len,
+                                  MSGSPEC_MESSAGE_OPENINGS)
     finally:
         PyBuffer_Release(&view)
 

@@ -215,18 +215,21 @@ DF_INLINE __m128i df_sj_hard_digits(__m128i v) {
 #endif
 
 /* Whether a number of p[0..n) may not be plain, at a glance, or text looks like one:
-   _exact.rejection._maybe_hard in C (tests/test_respelled.py holds the two equal). 1
-   for a "-0" not followed by a digit or '.', an 'e' or 'E' followed by a digit or '.'
-   (or by a sign and one), or 16 digits and points in a row, strings included; else 0.
-   With SSE2, 16 bytes a step: the byte, the next and the one after as three loads,
-   the run of digits carried from step to step as a count. */
-DF_INLINE int df_sj_maybe_hard(const unsigned char *p, df_ssize n) {
-    df_ssize i = 0, run = 0;
+   _exact.rejection._maybe_hard in C (tests/test_respelled.py holds the two equal), of
+   the body up to its '[' or '{' past the first `openings` (_stack.within_openings's
+   prefix, which msgspec is asked of). 1 for a "-0" not followed by a digit or '.', an
+   'e' or 'E' followed by a digit or '.' (or by a sign and one), or 16 digits and points
+   in a row, strings included; else 0. With SSE2, 16 bytes a step: the byte, the next
+   and the one after as three loads, the run of digits carried from step to step. */
+DF_INLINE int df_sj_maybe_hard(const unsigned char *p, df_ssize n, df_ssize openings) {
+    df_ssize i = 0, run = 0, seen = 0;
 #if DF_SSE2
     for (; i + 18 <= n; i += 16) {
         const __m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
         const __m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
         const __m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
+        unsigned open = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(v0, _mm_set1_epi8('[')), _mm_cmpeq_epi8(v0, _mm_set1_epi8('{'))));
         const __m128i d0 = df_sj_hard_digits(v0), d1 = df_sj_hard_digits(v1);
         const __m128i d2 = df_sj_hard_digits(v2);
         const __m128i e0 = _mm_cmpeq_epi8(_mm_or_si128(v0, _mm_set1_epi8(0x20)),
@@ -238,6 +241,15 @@ DF_INLINE int df_sj_maybe_hard(const unsigned char *p, df_ssize n) {
             d2, _mm_and_si128(_mm_cmpeq_epi8(v0, _mm_set1_epi8('-')),
                               _mm_cmpeq_epi8(v1, _mm_set1_epi8('0'))));
         unsigned digits;
+        df_ssize counted = seen;
+        for (; open; open &= open - 1) {
+            if (counted == openings) { /* the prefix ends in this step: its bytes one by one */
+                n = i + (df_ssize)df_lowest_bit(open);
+                goto bytes;
+            }
+            counted++;
+        }
+        seen = counted;
         if (_mm_movemask_epi8(_mm_or_si128(exponent, zero)))
             return 1;
         digits = (unsigned)_mm_movemask_epi8(d0);
@@ -246,14 +258,18 @@ DF_INLINE int df_sj_maybe_hard(const unsigned char *p, df_ssize n) {
             continue;
         }
         /* the run before, and the digits at the step's start; then those at its end */
-        if (run + (df_ssize)df_lowest_bit(~digits) >= 16)
-            return 1;
-        if (digits == 0xFFFFu)
+        if (run + (df_ssize)df_lowest_bit(~digits) >= 16 || digits == 0xFFFFu)
             return 1;
         run = 15 - (63 - (df_ssize)df_clz64((uint64_t)((~digits) & 0xFFFFu)));
     }
+bytes:
 #endif
     for (; i < n; i++) {
+        if (p[i] == '[' || p[i] == '{') {
+            if (seen == openings)
+                return 0;
+            seen++;
+        }
         if (df_sj_hard_at(p, n, i, &run))
             return 1;
     }
