@@ -28,6 +28,8 @@ from typing import Any
 import msgspec
 import pytest
 from helpers import decoder, encoder, outcome, same
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from number_tokens import NUMBER, tokens
 
 from diverge_frames import FrameBodyError, FrameError, _frames_py
@@ -452,3 +454,28 @@ def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> 
     assert caught.value.path == "$.contents[100]"
     with pytest.raises(AssertionError):  # (the patch reaches the twin)
         _frames_py.decode_read_resource(_result([_FLAGGED[0]]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [b"a", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xff", b"\xc3"]
+        ),
+        max_size=30,
+    ).map(b"".join),
+    st.sampled_from([0, 65536 - 1, 65536 - 2, 65536 - 3]),
+)
+def test_is_utf8_is_the_codec(tail: bytes, pad: int) -> None:
+    """serde_json_reader.is_utf8 is Python's UTF-8 codec, a character cut by its 64 KiB
+    pieces included, from bytes, bytearray and memoryview."""
+    from diverge_frames._exact.serde_json_reader import is_utf8
+
+    body = b"a" * pad + tail
+    try:
+        body.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    for form in (body, bytearray(body), memoryview(b"x" + body)[1:]):
+        assert is_utf8(form) is expected

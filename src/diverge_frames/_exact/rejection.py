@@ -51,6 +51,7 @@ def rejection(
     exc: BaseException | None = None,
     failed: BaseException | None = None,
     numbers_plain: bool = False,
+    asked: bool = False,
 ) -> FrameBodyError:
     """The FrameBodyError for a body of type ``EXPECTED[expected]`` that rmcp rejects.
 
@@ -59,10 +60,11 @@ def rejection(
     reading's asked again (or ``failed``, the exact reading's own). ``numbers_plain``:
     the twin found every number of the body plain (its scan, or :func:`_maybe_hard`'s
     C copy), so that none is spelled anew for the quick reading and ``exc`` is not asked
-    again. Returned, for the caller to raise.
+    again. ``asked``: the quick reading was asked already and read the body (so not
+    again). Returned, for the caller to raise.
     """
     if exc is None:
-        exc = _msgspec_error(body, tag, expected, numbers_plain) or failed
+        exc = failed if asked else _msgspec_error(body, tag, expected, numbers_plain) or failed
     elif (
         not isinstance(exc, FrameBodyError)
         and not numbers_plain

@@ -38,7 +38,7 @@ from .._wire import (
     result_decoder,
 )
 from ..errors import FrameBodyError
-from .rejection import detached, rejection
+from .rejection import detached, msgspec_rejection, rejection
 from .rmcp_custom import custom_notification
 from .rmcp_result import NO_VARIANT, read_resource_result
 from .rmcp_structs import (
@@ -53,7 +53,7 @@ from .rmcp_structs import (
 from .rmcp_types import ENUM_MEMBERS, MODEL_MEMBERS, enum_member
 from .serde import Mismatch
 from .serde_json import Obj, Reject, plain
-from .serde_json_reader import parse, read
+from .serde_json_reader import is_utf8, parse, read
 
 __all__ = ["decode_exact", "read_exactly"]
 
@@ -97,6 +97,14 @@ def read_exactly(
     """
     reason: str | None = None
     cause: BaseException | None = None
+    asked = how and exc is None and not is_utf8(body)
+    if asked:
+        # serde_json rejects a body that is not UTF-8, whatever else it holds; when
+        # msgspec rejects it too, its words are the rejection (as ``rejection`` words
+        # it), so the reader need not find serde's first reason.
+        error = msgspec_rejection(body, tag, expected)
+        if error is not None:
+            raise error
     try:
         if how:
             tree = read(body, DIRECT_MEMBERS[expected], **how)
@@ -107,7 +115,7 @@ def read_exactly(
     else:
         return decode_exact(body, tree, tag, expected, exc)
     # Outside the except block: the Reject's traceback would keep this frame alive.
-    raise rejection(body, tag, expected, reason, cause, exc)
+    raise rejection(body, tag, expected, reason, cause, exc, asked=bool(asked))
 
 
 def _keys(obj: Obj) -> dict[str, int]:

@@ -16,6 +16,7 @@ The compiled twin reads bodies in C (``_serde_json.h``) and builds the same tree
 
 from __future__ import annotations
 
+import codecs
 import json.decoder
 import json.scanner
 import re
@@ -301,6 +302,24 @@ class _Numbers:
 
     def constant(self, text: str) -> Any:
         raise Reject(EXPECTED_VALUE)  # NaN, Infinity: not JSON
+
+
+def is_utf8(body: Any) -> bool:
+    """Whether the bytes-like ``body`` is UTF-8, as serde_json's ``from_slice`` requires.
+
+    ASCII at once; else decoded 64 KiB at a time (no copy of the whole body).
+    """
+    data = body if type(body) is bytes else memoryview(body).cast("B")
+    if type(data) is bytes and data.isascii():
+        return True
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    try:
+        for at in range(0, len(data), 65536):
+            decode(data[at : at + 65536])
+        decode(b"", True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def read(
