@@ -467,9 +467,9 @@ def test_item_rejection_reads_nothing_again(monkeypatch: pytest.MonkeyPatch) -> 
     st.sampled_from([0, 65536 - 1, 65536 - 2, 65536 - 3]),
 )
 def test_is_utf8_is_the_codec(tail: bytes, pad: int) -> None:
-    """serde_json_reader.is_utf8 is Python's UTF-8 codec, a character cut by its 64 KiB
+    """rmcp_read.is_utf8 is Python's UTF-8 codec, a character cut by its 64 KiB
     pieces included, from bytes, bytearray and memoryview."""
-    from diverge_frames._exact.serde_json_reader import is_utf8
+    from diverge_frames._exact.rmcp_read import is_utf8
 
     body = b"a" * pad + tail
     try:

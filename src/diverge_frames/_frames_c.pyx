@@ -63,7 +63,7 @@ import msgspec
 from . import _checks, _plans
 from . import _wire as w
 from . import types as t
-from ._exact.rejection import detached, item_rejection, rejection
+from ._exact.rejection import detached, item_rejection, rejection, utf8_rejection
 from ._exact.rmcp_custom import custom, encode_custom
 from ._exact.rmcp_positions import STRUCT_POSITIONS, models_below
 from ._exact.rmcp_read import decode_exact

@@ -27,6 +27,7 @@ cdef extern from "_serde_json.h":
         int n_models
     ctypedef struct df_sj_result:
         int reason
+        Py_ssize_t at
         int top
         Py_ssize_t edits
         Py_ssize_t skipped
@@ -57,6 +58,8 @@ cdef extern from "_serde_json.h":
     int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
     int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n,
                                           Py_ssize_t openings) noexcept nogil
+    Py_ssize_t _sj_plain_run "df_sj_plain_run"(const unsigned char *p, Py_ssize_t n,
+                                               Py_ssize_t j) noexcept nogil
 
 cdef enum:
     # df_sj_result.top of a body df_sj_glance found plain, not scanned (_source)
@@ -64,6 +67,9 @@ cdef enum:
     # Room for the struct positions of the three bodies (_exact.rmcp_positions.STRUCT_POSITIONS).
     _MAX_POSITIONS = 64
     _MAX_MEMBERS = 256
+    # A string's plain run (df_sj_plain_run) before its invalid UTF-8 this long or longer
+    # is left out of the body msgspec is asked of for its words (_utf8_rejected).
+    _PLAIN_RUN_CUT = 1024
     # Which rules: the index in _RULES, and the name of the body's type.
     _EXPECT_NOTIFICATION = 0
     _EXPECT_RESULT = 1
@@ -252,7 +258,45 @@ cdef object _rejected(object body, int tag, int expected, const df_sj_result *r,
         members = _TOP_MEMBERS[expected]
         why = duplicate_field(next(members[i] for i in range(len(members))
                                    if r.repeated_top >> i & 1))
+    if r.reason == DF_SJ_UNICODE and exc is None:
+        error = _utf8_rejected(body, tag, expected, r.at + 1)
+        if error is not None:
+            return error
     return rejection(body, tag, expected, str(why), why.cause, exc, None, _numbers_plain(body))
+
+
+cdef object _utf8_rejected(object body, int tag, int expected, Py_ssize_t start):
+    """msgspec's FrameBodyError for a body with invalid UTF-8 in the string whose
+    characters start at ``start``, asked of the body without the string's plain run
+    there (``_exact.rejection.utf8_rejection``), or None (a run shorter than
+    _PLAIN_RUN_CUT, or other words)."""
+    cdef Py_buffer view
+    cdef Py_ssize_t run
+    cdef const char *p
+    PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
+    try:
+        p = <const char *>view.buf
+        run = _sj_plain_run(<const unsigned char *>p, view.len, start)
+        if run < _PLAIN_RUN_CUT:
+            return None
+        shortened = PyBytes_FromStringAndSize(NULL, view.len - run)
+        memcpy(PyBytes_AS_STRING(shortened), p, start)
+        memcpy(PyBytes_AS_STRING(shortened) + start, p + start + run, view.len - start - run)
+    finally:
+        PyBuffer_Release(&view)
+    return utf8_rejection(shortened, tag, expected, _numbers_plain(shortened))
+
+
+def _plain_run(body, Py_ssize_t start):
+    """df_sj_plain_run of a bytes-like ``body`` from ``start``, for the tests."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(body, &view, PyBUF_SIMPLE)
+    try:
+        if not 0 <= start <= view.len:
+            raise IndexError(start)
+        return _sj_plain_run(<const unsigned char *>view.buf, view.len, start)
+    finally:
+        PyBuffer_Release(&view)
 
 
 cdef object _exact(object body, int tag, int expected, object exc,

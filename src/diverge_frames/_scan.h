@@ -48,11 +48,35 @@ DF_INLINE df_ssize df_method_start(const unsigned char *p, df_ssize n) {
 
 /* ------------------------------------------------------------------ UTF-8 */
 
-/* Whether p[:n] is UTF-8 as Rust's str accepts it (no overlong forms, no surrogates,
-   nothing above U+10FFFF); eight ASCII bytes at a time. */
+/* The length of the UTF-8 character at p[0] (p[:n] the bytes left; p[0] >= 0x80) as
+   Rust's str accepts it (no overlong forms, no surrogates, nothing above U+10FFFF), or 0
+   when it is not one. */
+DF_INLINE int df_utf8_char(const unsigned char *p, df_ssize n) {
+    unsigned char c = p[0], c1;
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return n >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c < 0xF0) {
+        if (n < 3) return 0;
+        c1 = p[1];
+        if ((c1 & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80) return 0;
+        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return 0;
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (n < 4) return 0;
+        c1 = p[1];
+        if ((c1 & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80) return 0;
+        if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) return 0;
+        return 4;
+    }
+    return 0;
+}
+
+/* Whether p[:n] is UTF-8 as Rust's str accepts it (df_utf8_char); eight ASCII bytes at a
+   time. */
 DF_INLINE int df_valid_utf8(const unsigned char *p, df_ssize n) {
     df_ssize i = 0;
-    unsigned char c, c1;
+    int len;
     uint64_t word;
     while (i < n) {
         if (i + 8 <= n) {
@@ -62,30 +86,13 @@ DF_INLINE int df_valid_utf8(const unsigned char *p, df_ssize n) {
                 continue;
             }
         }
-        c = p[i];
-        if (c < 0x80) {
+        if (p[i] < 0x80) {
             i += 1;
-        } else if (c < 0xC2) {
-            return 0;
-        } else if (c < 0xE0) {
-            if (i + 1 >= n || (p[i + 1] & 0xC0) != 0x80) return 0;
-            i += 2;
-        } else if (c < 0xF0) {
-            if (i + 2 >= n) return 0;
-            c1 = p[i + 1];
-            if ((c1 & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80) return 0;
-            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return 0;
-            i += 3;
-        } else if (c < 0xF5) {
-            if (i + 3 >= n) return 0;
-            c1 = p[i + 1];
-            if ((c1 & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80 || (p[i + 3] & 0xC0) != 0x80)
-                return 0;
-            if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) return 0;
-            i += 4;
-        } else {
-            return 0;
+            continue;
         }
+        len = df_utf8_char(p + i, n - i);
+        if (!len) return 0;
+        i += len;
     }
     return 1;
 }

@@ -128,10 +128,11 @@ DF_INLINE int df_sj_escapes(const unsigned char *p, df_ssize j, df_ssize end, in
 }
 
 /* The JSON string whose content starts at p[j]: returns the index of its closing quote,
-   or -1 with *reason set. parsed: checked as parse_str (escapes, then UTF-8, then
-   surrogates; a raw control character is left to msgspec, which rejects one in any
-   string, as serde_json does), else as ignore_str (syntax only, control characters
-   included: a skipped value the rewrite writes null must be one serde reads).
+   or -1 with *reason set. parsed: checked as parse_str (its syntax: escapes and raw
+   control characters, then UTF-8, then surrogates; msgspec, asked for its words of a
+   body only up to _stack.MSGSPEC_MESSAGE_OPENINGS, may not meet a control character
+   past them), else as ignore_str (syntax only: a skipped value the rewrite writes null
+   must be one serde reads).
    *escaped: it holds a backslash; *surrogate: a surrogate escape. */
 DF_ALWAYS_INLINE
 df_ssize df_sj_string(const unsigned char *p, df_ssize n, df_ssize j, int parsed,
@@ -144,7 +145,7 @@ df_ssize df_sj_string(const unsigned char *p, df_ssize n, df_ssize j, int parsed
         unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
         unsigned odd = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C))) |
                        (unsigned)_mm_movemask_epi8(v);
-        if (!parsed) odd |= (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        odd |= (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
         if (q && !(odd & ((q & (0u - q)) - 1u))) {
             *escaped = 0;
             return j + (df_ssize)df_lowest_bit(q);
@@ -153,7 +154,7 @@ df_ssize df_sj_string(const unsigned char *p, df_ssize n, df_ssize j, int parsed
 #endif
     end = df_string_end(p, n, j, &flags);
     *escaped = flags & DF_ESCAPED;
-    if (end < 0 || (!parsed && df_sj_has_control(p, j, end, n))) {
+    if (end < 0 || df_sj_has_control(p, j, end, n)) {
         *reason = DF_SJ_STRING;
         return -1;
     }
@@ -173,6 +174,52 @@ df_ssize df_sj_string(const unsigned char *p, df_ssize n, df_ssize j, int parsed
         return -1;
     }
     return end;
+}
+
+/* The length of the run at p[j:n] that msgspec and serde_json read alike as characters
+   of a string, wherever it is cut: whole UTF-8 characters (df_utf8_char), none a quote,
+   a backslash, a control byte, `[` or `{` (the openings _stack.within_openings counts,
+   strings included). A string that serde_json rejects for its UTF-8 is worded by msgspec
+   from the body without such a run (_exact.rejection.utf8_rejection). */
+DF_INLINE df_ssize df_sj_plain_run(const unsigned char *p, df_ssize n, df_ssize j) {
+    df_ssize i = j;
+    int len;
+    unsigned char c;
+#if DF_SSE2
+    const __m128i limit = _mm_set1_epi8(0x1F);
+    __m128i v, odd;
+    unsigned m;
+#endif
+    while (i < n) {
+#if DF_SSE2
+        while (i + 16 <= n) { /* 16 ASCII bytes of none of them at once */
+            v = _mm_loadu_si128((const __m128i *)(p + i));
+            odd = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C))),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5B)),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7B))));
+            odd = _mm_or_si128(odd, _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit));
+            m = (unsigned)_mm_movemask_epi8(odd) | (unsigned)_mm_movemask_epi8(v);
+            if (m) {
+                i += df_lowest_bit(m);
+                break;
+            }
+            i += 16;
+        }
+        if (i >= n) break;
+#endif
+        c = p[i];
+        if (c >= 0x80) {
+            len = df_utf8_char(p + i, n - i);
+            if (!len) break;
+            i += len;
+        } else if (c < 0x20 || c == '"' || c == '\\' || c == '[' || c == '{') {
+            break;
+        } else {
+            i += 1;
+        }
+    }
+    return i - j;
 }
 
 /* A key's content p[j:end] with its escapes undone into buf (at most DF_SJ_NAME_MAX

@@ -61,6 +61,9 @@ class UnknownTagError(FrameError):
 
 _PATH = re.compile(r" - at `(\$[^`]*)`$")
 
+#: msgspec's message for a string that is not UTF-8 (0.23 and later; at no offset).
+INVALID_UTF8 = "Invalid UTF-8 encoded string"
+
 
 class FrameBodyError(FrameError):
     """The JSON after the tag byte is not JSON, or not the shape the tag announces.
@@ -92,7 +95,7 @@ class FrameBodyError(FrameError):
         if isinstance(exc, RecursionError):
             return cls(tag, expected, "JSON nested too deeply")
         if isinstance(exc, UnicodeDecodeError):
-            return cls(tag, expected, "Invalid UTF-8 encoded string")
+            return cls(tag, expected, INVALID_UTF8)
         text = str(exc)
         m = _PATH.search(text)
         if m is not None:

@@ -22,7 +22,7 @@ from .._wire import (
     notification_decoder,
     result_decoder,
 )
-from ..errors import FrameBodyError
+from ..errors import INVALID_UTF8, FrameBodyError
 from .rmcp_custom import custom_notification
 from .rmcp_result import check_items
 from .rmcp_structs import EXPECT_RESULT, EXPECTED
@@ -32,6 +32,7 @@ from .serde_json_spelling import spelled_number
 __all__ = [
     "rejection",
     "msgspec_rejection",
+    "utf8_rejection",
     "item_rejection",
     "bare",
     "detached",
@@ -65,14 +66,16 @@ def rejection(
     """
     if exc is None:
         exc = failed if asked else _msgspec_error(body, tag, expected, numbers_plain) or failed
-    elif (
-        not isinstance(exc, FrameBodyError)
-        and not numbers_plain
-        and _maybe_hard(within_openings(body)[0])
-    ):
-        # The twin's error came from the body as written: a number serde_json reads
-        # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
-        exc = _msgspec_error(body, tag, expected) or exc
+    elif not isinstance(exc, FrameBodyError):
+        src, cut = within_openings(body)
+        if cut:
+            # The twin's error came from the whole body: msgspec's words count only for
+            # the part it is asked of (its first openings), the same in both twins.
+            exc = _msgspec_error(body, tag, expected, numbers_plain) or failed
+        elif not numbers_plain and _maybe_hard(src):
+            # The twin's error came from the body as written: a number serde_json reads
+            # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
+            exc = _msgspec_error(body, tag, expected) or exc
     if exc is not None:
         return _worded(tag, expected, exc)
     error = FrameBodyError(tag, EXPECTED[expected], reason or "rejected")
@@ -90,6 +93,28 @@ def msgspec_rejection(body: Any, tag: int, expected: int) -> FrameBodyError | No
     """
     exc = _msgspec_error(body, tag, expected)
     return None if exc is None else _worded(tag, expected, exc)
+
+
+def utf8_rejection(
+    shortened: bytes, tag: int, expected: int, numbers_plain: bool
+) -> FrameBodyError | None:
+    """msgspec's FrameBodyError for a body serde_json rejects for a string's UTF-8, or None.
+
+    ``shortened`` is the body without a run of that string's characters before its
+    invalid UTF-8 (the compiled twin's ``df_sj_plain_run``: whole UTF-8 characters, no
+    quote, backslash, control byte or opening). msgspec reads it as it reads the body up
+    to that string, then meets the same bytes, so that its words for invalid UTF-8 (which
+    hold no offset) are the body's, at the cost of what is left: a long string is not read
+    twice, nor held twice by a ``UnicodeDecodeError``. None when msgspec gives other
+    words (they may hold the shortened body's offsets): the caller asks of the body.
+    ``numbers_plain`` as for :func:`rejection`.
+    """
+    exc = _msgspec_error(shortened, tag, expected, numbers_plain)
+    if isinstance(exc, UnicodeDecodeError) or (
+        isinstance(exc, DECODE_ERRORS) and str(exc) == INVALID_UTF8
+    ):
+        return _worded(tag, expected, exc)
+    return None
 
 
 def _worded(tag: int, expected: int, exc: BaseException) -> FrameBodyError:

@@ -24,6 +24,7 @@ The rules of ``rmcp::model`` that msgspec's typed decoders do not express on the
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable
 from typing import Any
 
@@ -37,13 +38,14 @@ from .._wire import (
     plain_encoder,
     result_decoder,
 )
-from ..errors import FrameBodyError
+from ..errors import INVALID_UTF8, FrameBodyError
 from .rejection import detached, msgspec_rejection, rejection
 from .rmcp_custom import custom_notification
 from .rmcp_result import NO_VARIANT, read_resource_result
 from .rmcp_structs import (
     DIRECT_MEMBERS,
     ERROR_MEMBERS,
+    EXPECT_NOTIFICATION,
     RESULT_MEMBERS,
     RMCP_TYPED,
     SUBSCRIPTION_FILTER_MEMBERS,
@@ -53,9 +55,9 @@ from .rmcp_structs import (
 from .rmcp_types import ENUM_MEMBERS, MODEL_MEMBERS, enum_member
 from .serde import Mismatch
 from .serde_json import Obj, Reject, plain
-from .serde_json_reader import is_utf8, parse, read
+from .serde_json_reader import parse, read
 
-__all__ = ["decode_exact", "read_exactly"]
+__all__ = ["decode_exact", "read_exactly", "is_utf8"]
 
 
 def decode_exact(
@@ -99,12 +101,16 @@ def read_exactly(
     cause: BaseException | None = None
     asked = how and exc is None and not is_utf8(body)
     if asked:
-        # serde_json rejects a body that is not UTF-8, whatever else it holds; when
-        # msgspec rejects it too, its words are the rejection (as ``rejection`` words
-        # it), so the reader need not find serde's first reason.
+        # serde_json rejects a body that is not UTF-8 unless all of that is in members a
+        # direct struct skips unread (ignore_str checks neither UTF-8 nor surrogates).
+        # When msgspec rejects it for a reason serde meets too (any in a notification,
+        # whose strings the untagged enum buffers, each checked; a string's UTF-8, which
+        # msgspec checks only where it reads the string, as serde does), its words are
+        # the rejection (as ``rejection`` words it): no need to find serde's first reason.
         error = msgspec_rejection(body, tag, expected)
-        if error is not None:
+        if error is not None and (expected == EXPECT_NOTIFICATION or error.reason == INVALID_UTF8):
             raise error
+        asked = error is None  # else asked again for its words, if serde rejects the body
     try:
         if how:
             tree = read(body, DIRECT_MEMBERS[expected], **how)
@@ -116,6 +122,24 @@ def read_exactly(
         return decode_exact(body, tree, tag, expected, exc)
     # Outside the except block: the Reject's traceback would keep this frame alive.
     raise rejection(body, tag, expected, reason, cause, exc, asked=bool(asked))
+
+
+def is_utf8(body: Any) -> bool:
+    """Whether the bytes-like ``body`` is UTF-8, as serde_json's ``from_slice`` requires.
+
+    ASCII at once; else decoded 64 KiB at a time (no copy of the whole body).
+    """
+    data = body if type(body) is bytes else memoryview(body).cast("B")
+    if type(data) is bytes and data.isascii():
+        return True
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    try:
+        for at in range(0, len(data), 65536):
+            decode(data[at : at + 65536])
+        decode(b"", True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _keys(obj: Obj) -> dict[str, int]:

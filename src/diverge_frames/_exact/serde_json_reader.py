@@ -16,7 +16,6 @@ The compiled twin reads bodies in C (``_serde_json.h``) and builds the same tree
 
 from __future__ import annotations
 
-import codecs
 import json.decoder
 import json.scanner
 import re
@@ -25,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from .._stack import MSGSPEC_MESSAGE_OPENINGS
 from .serde_json import (
     COLON,
     DEPTH,
@@ -53,6 +53,11 @@ from .serde_json import (
 __all__ = ["parse", "read"]
 
 _BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+#: What serde_json's parse_number rejects where _BNUMBER ends: a digit after a leading
+#: 0, a fraction or an exponent with no digit.
+_BAD_NUMBER = re.compile(
+    rb"-?(?:0[0-9]|(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE][-+]?(?![0-9])))"
+)
 #: A string as serde_json's reader delimits it: no raw control character, valid
 #: escapes (``\uXXXX`` any four hex digits). UTF-8 is checked separately.
 _BSTRING = re.compile(
@@ -125,14 +130,20 @@ def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
     if c == _QUOTE:
         return _string(data, pos)
     if c == _MINUS or 48 <= c <= 57:
-        m = _BNUMBER.match(data, pos)
-        if m is None:
-            raise Reject(NUMBER)
+        m = _number(data, pos)
         return serde_number(m.group().decode("ascii")), m.end()
     m = _LITERAL.match(data, pos)
     if m is None:
         raise Reject(EXPECTED_VALUE)
     return _LITERALS[m.group()], m.end()
+
+
+def _number(data: Any, pos: int) -> Any:
+    """The match of the number at ``pos``; serde's parse_number rejects a bad one there."""
+    m = _BNUMBER.match(data, pos)
+    if m is None or _BAD_NUMBER.match(data, pos):
+        raise Reject(NUMBER)
+    return m
 
 
 def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
@@ -230,12 +241,12 @@ def _skip(data: Any, pos: int) -> int:
                 if c == _OPEN_OBJECT:
                     pos = _skip_key(data, pos)
                 continue
+        elif c == _MINUS or 48 <= c <= 57:
+            pos = _number(data, pos).end()
         else:
-            m = (
-                _BSTRING if c == _QUOTE else _BNUMBER if c == _MINUS or 48 <= c <= 57 else _LITERAL
-            ).match(data, pos)
+            m = (_BSTRING if c == _QUOTE else _LITERAL).match(data, pos)
             if m is None:
-                raise Reject(EXPECTED_VALUE)
+                raise Reject(STRING if c == _QUOTE else EXPECTED_VALUE)
             pos = m.end()
         while True:
             if not closers:
@@ -257,7 +268,7 @@ def _skip(data: Any, pos: int) -> int:
 def _skip_key(data: Any, pos: int) -> int:
     m = _BSTRING.match(data, pos)
     if m is None:
-        raise Reject(KEY)
+        raise Reject(STRING if _at(data, pos) == _QUOTE else KEY)
     pos = after_ws(data, m.end())
     if _at(data, pos) != _COLON:
         raise Reject(COLON)
@@ -302,24 +313,6 @@ class _Numbers:
 
     def constant(self, text: str) -> Any:
         raise Reject(EXPECTED_VALUE)  # NaN, Infinity: not JSON
-
-
-def is_utf8(body: Any) -> bool:
-    """Whether the bytes-like ``body`` is UTF-8, as serde_json's ``from_slice`` requires.
-
-    ASCII at once; else decoded 64 KiB at a time (no copy of the whole body).
-    """
-    data = body if type(body) is bytes else memoryview(body).cast("B")
-    if type(data) is bytes and data.isascii():
-        return True
-    decode = codecs.getincrementaldecoder("utf-8")().decode
-    try:
-        for at in range(0, len(data), 65536):
-            decode(data[at : at + 65536])
-        decode(b"", True)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def read(
@@ -383,8 +376,10 @@ def read(
             checked = value
     except RecursionError:
         return parse(body, skip_unknown, keep)  # nested past the scanner's recursion
-    except (StopIteration, ValueError):  # json.JSONDecodeError: msgspec rejects it too
-        raise Reject(EXPECTED_VALUE) from None
+    except (StopIteration, ValueError, Reject) as exc:  # JSONDecodeError: msgspec rejects it
+        if brackets <= MSGSPEC_MESSAGE_OPENINGS:  # and words it; else only a prefix:
+            raise exc if isinstance(exc, Reject) else Reject(EXPECTED_VALUE) from None
+        return parse(body, skip_unknown, keep)  # serde's first reason, of all before it
     finally:
         del scan, context  # the scanner holds its context (memo: every key)
     text = ""  # the tree holds what is needed (a body's worth of memory, freed)
@@ -398,6 +393,8 @@ def read(
             _check_strings(checked)
         except UnicodeEncodeError:  # a lone surrogate (or a byte that was not UTF-8)
             reasons.append(SURROGATE)
+        except RecursionError:  # nested past msgspec's recursion: deep, and in which order
+            return parse(body, skip_unknown, keep)
     if len(reasons) == 1:
         raise reject(reasons[0])
     if reasons:
