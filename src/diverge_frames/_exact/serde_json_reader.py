@@ -55,6 +55,7 @@ __all__ = ["parse", "read"]
 _BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 #: What serde_json's parse_number rejects where _BNUMBER ends: a digit after a leading
 #: 0, a fraction or an exponent with no digit.
+_NUMBER_GOES_ON = frozenset(b"0123456789.eE")
 _BAD_NUMBER = re.compile(
     rb"-?(?:0[0-9]|(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE][-+]?(?![0-9])))"
 )
@@ -141,7 +142,7 @@ def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
 def _number(data: Any, pos: int) -> Any:
     """The match of the number at ``pos``; serde's parse_number rejects a bad one there."""
     m = _BNUMBER.match(data, pos)
-    if m is None or _BAD_NUMBER.match(data, pos):
+    if m is None or (_at(data, m.end()) in _NUMBER_GOES_ON and _BAD_NUMBER.match(data, pos)):
         raise Reject(NUMBER)
     return m
 
@@ -153,13 +154,14 @@ def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
     object 128 levels deep, before reading further.
     """
     stack: list[list[Any]] = []  # [container, pending key]
+    n = len(data)  # below, `_at` and `after_ws` inlined where a byte > 32 is no whitespace
     while True:
-        c = _at(data, pos)
+        c = data[pos] if pos < n else -1
         if c in (_OPEN_OBJECT, _OPEN_ARRAY):
             level = depth + len(stack)
             if level >= MAX_DEPTH:
                 raise reject(DEPTH)
-            pos = after_ws(data, pos + 1)
+            pos = after_ws(data, pos + 1) if pos + 1 < n and data[pos + 1] <= 32 else pos + 1
             is_object = c == _OPEN_OBJECT
             new: Any = (Obj() if level < keep else {}) if is_object else []
             if _at(data, pos) == (_CLOSE_OBJECT if is_object else _CLOSE_ARRAY):
@@ -177,7 +179,7 @@ def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
         while True:  # a value is complete: hand it to its container
             if not stack:
                 return value, pos
-            pos = after_ws(data, pos)
+            pos = after_ws(data, pos) if pos < n and data[pos] <= 32 else pos
             frame = stack[-1]
             container = frame[0]
             kind = type(container)
@@ -187,9 +189,9 @@ def _value(data: Any, pos: int, depth: int, keep: int) -> tuple[Any, int]:
                 container[frame[1]] = value
             else:
                 container.append(value)
-            c = _at(data, pos)
+            c = data[pos] if pos < n else -1
             if c == _COMMA:
-                pos = after_ws(data, pos + 1)
+                pos = after_ws(data, pos + 1) if pos + 1 < n and data[pos + 1] <= 32 else pos + 1
                 if kind is not list:
                     frame[1], pos = _key(data, pos)
                 break
@@ -368,11 +370,9 @@ def read(
     start = after_ws(text, 0)
     try:
         if skip_unknown is not None and text[start : start + 1] == "{":
-            value, checked = _read_top_object(text, start, scan, hooks, skip_unknown)
+            value, checked, end = _read_top_object(text, start, scan, hooks, skip_unknown)
         else:
             value, end = scan(text, start)
-            if after_ws(text, end) != len(text):
-                raise Reject(TRAILING)
             checked = value
     except RecursionError:
         return parse(body, skip_unknown, keep)  # nested past the scanner's recursion
@@ -382,8 +382,11 @@ def read(
         return parse(body, skip_unknown, keep)  # serde's first reason, of all before it
     finally:
         del scan, context  # the scanner holds its context (memo: every key)
+    trailing = after_ws(text, end) != len(text)  # after all the value's reasons
+    if trailing and brackets <= MSGSPEC_MESSAGE_OPENINGS:
+        raise Reject(TRAILING)  # msgspec words it
+    reasons = [UNICODE] if bad_utf8 and _SURROGATE.search(text, 0, end) else []
     text = ""  # the tree holds what is needed (a body's worth of memory, freed)
-    reasons = [UNICODE] if bad_utf8 else []
     if hooks.out_of_range:
         reasons.append(RANGE)
     if deep or (deep is None and brackets > MAX_DEPTH and too_deep(checked)):
@@ -395,6 +398,8 @@ def read(
             reasons.append(SURROGATE)
         except RecursionError:  # nested past msgspec's recursion: deep, and in which order
             return parse(body, skip_unknown, keep)
+    if trailing:
+        reasons.append(TRAILING)
     if len(reasons) == 1:
         raise reject(reasons[0])
     if reasons:
@@ -404,12 +409,12 @@ def read(
 
 def _read_top_object(
     text: str, pos: int, scan: Any, hooks: _Numbers, known: tuple[str, ...]
-) -> tuple[Obj, Obj]:
+) -> tuple[Obj, Obj, int]:
     """A struct read directly (``text[pos]`` is its ``{``).
 
     Its members one by one, the values of those it does not have read and dropped
-    (serde's ignore_value checks their syntax only). Returns the object and its members
-    that serde checks.
+    (serde's ignore_value checks their syntax only). Returns the object, its members
+    that serde checks, and the position after it.
     """
     obj, checked = Obj(), Obj()
     pos = after_ws(text, pos + 1)
@@ -442,6 +447,4 @@ def _read_top_object(
             if c != ",":
                 raise Reject(EXPECTED_COMMA_TOP)
             pos = after_ws(text, pos + 1)
-    if after_ws(text, end) != len(text):
-        raise Reject(TRAILING)
-    return obj, checked
+    return obj, checked, end
