@@ -595,31 +595,49 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         if one >= 0:
             try:
                 value = _decode(one, src)
+            except _DECODE_ERRORS as exc:
+                _count(_READS)
+                if not _about_its_member(one, exc):  # what the general decoder says too
+                    return _result_failed(body, src, p, n, tag, &r, exc)
             except Exception:
                 _count(_READS)
             else:
                 return _as_public(value)
         try:
             wire = _result_decoder(src)
-        except _ValidationError as exc:
-            value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
-            if value is not None:
-                return value
-            # Inside contents, of a body msgspec read as it is and no rule applies to:
-            # the exact reading rejects it too, worded by exc (the pure twin's rule).
-            error = item_rejection(tag, exc) if src is body else None
-            if error is not None:
-                raise error
-            return _exact(body, tag, _EXPECT_RESULT, exc, &r)
         except _DECODE_ERRORS as exc:
-            value = _scanned(body, p, n, tag, _EXPECT_RESULT, &r)
-            if value is not None:
-                return value
-            raise _msgspec_rejected(body, src, tag, _EXPECT_RESULT, exc)
+            return _result_failed(body, src, p, n, tag, &r, exc)
         return _result(wire, tag)
     if tag == _TAG_ERROR:
         return _decode_error(body, p, n, tag)
     raise UnknownTagError(tag, "read-resource")
+
+
+cdef bint _about_its_member(int one, object exc):
+    """Whether msgspec's error ``exc`` of the straight text (or blob) decoder ``one`` is
+    about the member its items require, ``text`` (``blob``), which the general decoder's
+    items take as any value: else that decoder, whose checks are the same but for that
+    member, meets the same first error, and is not asked."""
+    text = str(exc)
+    member = "text" if one == _D_TEXT_RESULT else "blob"
+    return f"field `{member}`" in text or f".{member}`" in text
+
+
+cdef object _result_failed(object body, object src, const unsigned char *p, Py_ssize_t n,
+                           int tag, df_sj_result *r, object exc):
+    """The value or rejection of a result body msgspec's general decoder rejects with
+    ``exc`` (a rule msgspec does not know may read it: ``_scanned``, the exact reading)."""
+    value = _scanned(body, p, n, tag, _EXPECT_RESULT, r)
+    if value is not None:
+        return value
+    if isinstance(exc, _ValidationError):
+        # Inside contents, of a body msgspec read as it is and no rule applies to:
+        # the exact reading rejects it too, worded by exc (the pure twin's rule).
+        error = item_rejection(tag, exc) if src is body else None
+        if error is not None:
+            raise error
+        return _exact(body, tag, _EXPECT_RESULT, exc, r)
+    raise _msgspec_rejected(body, src, tag, _EXPECT_RESULT, exc)
 
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
