@@ -633,10 +633,10 @@ cdef object _result_failed(object body, object src, const unsigned char *p, Py_s
     if isinstance(exc, _ValidationError):
         # Inside contents, of a body msgspec read as it is and no rule applies to:
         # the exact reading rejects it too, worded by exc (the pure twin's rule).
-        error = item_rejection(tag, exc) if src is body else None
+        error = item_rejection(tag, exc, body, _numbers_plain(body)) if src is body else None
         if error is not None:
             raise error
-        return _exact(body, tag, _EXPECT_RESULT, exc, r)
+        return _exact(body, tag, _EXPECT_RESULT, exc if src is body else None, r)
     raise _msgspec_rejected(body, src, tag, _EXPECT_RESULT, exc)
 
 
@@ -651,7 +651,8 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         value = _scanned(body, p, n, tag, _EXPECT_ERROR, &r)
         if value is not None:
             return value
-        return _exact(body, tag, _EXPECT_ERROR, exc, &r)
+        # msgspec's words of a rewrite (a skipped value written null) are not the body's
+        return _exact(body, tag, _EXPECT_ERROR, exc if src is body else None, &r)
     except _DECODE_ERRORS as exc:
         value = _scanned(body, p, n, tag, _EXPECT_ERROR, &r)
         if value is not None:

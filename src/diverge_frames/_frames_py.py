@@ -370,7 +370,7 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     wire = _decode_result(src)
                 except _DECODE_ERRORS as exc:
                     # inside ``contents``: the exact reading rejects it too, worded by exc
-                    error = item_rejection(tag, exc)
+                    error = item_rejection(tag, exc, body) if src is body else None
                     if error is not None:
                         raise error from exc
                     return _exact(body, tag, EXPECT_RESULT, _own(exc, src, body), found)  # type: ignore[no-any-return]

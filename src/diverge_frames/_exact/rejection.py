@@ -126,26 +126,27 @@ def _worded(tag: int, expected: int, exc: BaseException) -> FrameBodyError:
     return error
 
 
-def item_rejection(tag: int, exc: BaseException) -> FrameBodyError | None:
+def item_rejection(
+    tag: int, exc: BaseException, body: Any = b"", numbers_plain: bool = False
+) -> FrameBodyError | None:
     """The FrameBodyError for a result msgspec rejects inside ``contents``, or None.
 
-    ``exc`` is msgspec's typed reading's error, a ValidationError at ``$.contents`` or
-    below, for a ``ReadResourceResult`` body in which the pre-check found no rule of
-    rmcp's to apply (no member repeated at a struct position, no number to spell anew,
-    nothing skipped): the exact reading reads each of its items as msgspec does (it
-    rewrites only an item with a repeated member), so it rejects the body too, and
-    :func:`rejection` words it from ``exc``. None when ``exc`` lies elsewhere (a
-    top-level member: rmcp reads serde's forms of its enums and of the struct itself):
-    the exact reading decides.
+    ``exc`` is msgspec's typed reading's error of ``body`` as it is, a ValidationError at
+    ``$.contents`` or below, for a ``ReadResourceResult`` body in which the pre-check
+    found no rule of rmcp's to apply (no member repeated at a struct position, nothing
+    skipped): the exact reading reads each of its items as msgspec does (it rewrites only
+    an item with a repeated member), so it rejects the body too, and :func:`rejection`
+    words it, from ``exc`` unless a number serde_json reads otherwise (``-0``) or more
+    openings than msgspec is asked of come first (``numbers_plain`` as there). None when
+    ``exc`` lies elsewhere (a top-level member: rmcp reads serde's forms of its enums and
+    of the struct itself): the exact reading decides.
     """
     if not isinstance(exc, msgspec.ValidationError):
         return None
-    error = FrameBodyError.from_exception(tag, EXPECTED[EXPECT_RESULT], exc)
-    path = error.path or ""
+    path = FrameBodyError.from_exception(tag, EXPECTED[EXPECT_RESULT], exc).path or ""
     if path != "$.contents" and not path.startswith("$.contents["):
         return None
-    error.__cause__ = exc
-    return error
+    return rejection(body, tag, EXPECT_RESULT, None, None, exc, numbers_plain=numbers_plain)
 
 
 def bare(exc: BaseException) -> BaseException:
