@@ -53,9 +53,9 @@ from .serde_json import (
 __all__ = ["parse", "read"]
 
 _BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_NUMBER_GOES_ON = frozenset(b"0123456789.eE")  # after _BNUMBER's match: maybe _BAD_NUMBER
 #: What serde_json's parse_number rejects where _BNUMBER ends: a digit after a leading
 #: 0, a fraction or an exponent with no digit.
-_NUMBER_GOES_ON = frozenset(b"0123456789.eE")
 _BAD_NUMBER = re.compile(
     rb"-?(?:0[0-9]|(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE][-+]?(?![0-9])))"
 )
