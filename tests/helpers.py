@@ -1,6 +1,6 @@
 """Helpers the tests share: a channel's functions in a hot-path module, a decode's
-outcome, the comparison of two outcomes, and each twin (the hot path's and the channel
-classes'). (Fixtures are in ``conftest.py``.)"""
+outcome, the comparison of two outcomes (and of one with the reference reading's), and
+each twin (the hot path's and the channel classes'). (Fixtures are in ``conftest.py``.)"""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from diverge_frames import _channel_py, _frames_py
+from diverge_frames._exact import rmcp_read
+from diverge_frames._exact.rmcp_structs import EXPECT_RESULT
 from diverge_frames.errors import FrameError
 
 try:
@@ -65,6 +67,27 @@ def same(a: Any, b: Any, messages: bool = True) -> bool:
     if isinstance(a, FrameError):
         return not messages or str(a) == str(b)
     return bool(a == b)
+
+
+def said(value: Any) -> str:
+    """A value by its ``repr`` (``-0.0`` is not ``0.0``), an error by class and message."""
+    if isinstance(value, FrameError):
+        return f"{type(value).__name__}: {value}"
+    return repr(value)
+
+
+def check_as_reference(frames: ModuleType, tag: int, expected: int, body: bytes) -> None:
+    """``frames`` decodes ``body`` behind ``tag`` as the reference reading reads it
+    (``rmcp_read.read_exactly``): the same value, or the same error and message. A
+    ``ReadResourceResult`` (``expected``) on the read-resource channel, else on the
+    notification channel."""
+    try:
+        want = said(rmcp_read.read_exactly(body, tag, expected))
+    except FrameError as exc:
+        want = said(exc)
+    channel = "read-resource" if expected == EXPECT_RESULT else "notifications"
+    got = said(outcome(decoder(frames, channel), bytes((tag,)) + body))
+    assert got == want, body[:300]
 
 
 def compiled() -> ModuleType:

@@ -14,8 +14,6 @@ from typing import Any
 import helpers
 import pytest
 
-from diverge_frames import FrameError
-from diverge_frames._exact import rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT
 from diverge_frames._stack import MSGSPEC_MESSAGE_OPENINGS as OPENINGS
 
@@ -59,12 +57,6 @@ POSITIONS = [
 _EXPECTED = {0: EXPECT_NOTIFICATION, 1: EXPECT_ERROR, 2: EXPECT_RESULT}
 
 
-def _said(value: Any) -> str:
-    if isinstance(value, FrameError):
-        return f"{type(value).__name__}: {value}"
-    return repr(value)
-
-
 @pytest.mark.parametrize("fault", FAULTS)
 @pytest.mark.parametrize("before", list(BEFORE))
 @pytest.mark.parametrize(("tag", "template"), POSITIONS)
@@ -74,10 +66,4 @@ def test_a_fault_past_the_openings_is_worded_as_the_reference_words_it(
     """Each twin gives the reference's value or error, word for word."""
     head, tail = BEFORE[before]
     body = template.replace(b"%s", head + fault + tail)
-    try:
-        want = _said(rmcp_read.read_exactly(body, 1 if tag == 1 else 0, _EXPECTED[tag]))
-    except FrameError as exc:
-        want = _said(exc)
-    channel = "read-resource" if tag == 2 else "notifications"
-    payload = bytes((1 if tag == 1 else 0,)) + body
-    assert _said(helpers.outcome(helpers.decoder(frames, channel), payload)) == want
+    helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)

@@ -15,8 +15,6 @@ from typing import Any
 import helpers
 import pytest
 
-from diverge_frames import FrameError
-from diverge_frames._exact import rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_RESULT
 
 TEXT = b'{"uri":"u","text":"t"}'
@@ -47,12 +45,6 @@ FAULTS = [
 TAILS = [b"", b',"ttlMs":"x"', b',"ttlMs":1e3', b',"cacheScope":"bogus"', b',"_meta":1', b',"x":1']
 
 
-def _said(value: Any) -> str:
-    if isinstance(value, FrameError):
-        return f"{type(value).__name__}: {value}"
-    return repr(value)
-
-
 @pytest.mark.parametrize("tail", TAILS)
 @pytest.mark.parametrize("at", [0, 3, 9])
 @pytest.mark.parametrize("fault", FAULTS)
@@ -64,8 +56,4 @@ def test_a_failing_item_is_worded_as_the_reference_words_it(
     items = [item] * 10
     items[at] = fault.replace(b"%s", member) if b"%s" in fault else fault
     body = b'{"contents":[' + b",".join(items) + b"]" + tail + b"}"
-    try:
-        want = _said(rmcp_read.read_exactly(body, 0, EXPECT_RESULT))
-    except FrameError as exc:
-        want = _said(exc)
-    assert _said(helpers.outcome(frames.decode_read_resource, b"\x00" + body)) == want
+    helpers.check_as_reference(frames, 0, EXPECT_RESULT, body)

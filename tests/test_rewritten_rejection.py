@@ -17,8 +17,6 @@ from typing import Any
 import helpers
 import pytest
 
-from diverge_frames import FrameError
-from diverge_frames._exact import rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_ERROR, EXPECT_RESULT
 
 #: A skipped member's value that msgspec rejects and serde's ignore_value takes.
@@ -56,21 +54,6 @@ NEGATIVE_ZERO = [
 ]
 
 
-def _said(value: Any) -> str:
-    if isinstance(value, FrameError):
-        return f"{type(value).__name__}: {value}"
-    return repr(value)
-
-
-def _check(frames: Any, tag: int, expected: int, body: bytes) -> None:
-    try:
-        want = _said(rmcp_read.read_exactly(body, tag, expected))
-    except FrameError as exc:
-        want = _said(exc)
-    decode = frames.decode_notification if expected == EXPECT_ERROR else frames.decode_read_resource
-    assert _said(helpers.outcome(decode, bytes((tag,)) + body)) == want, body
-
-
 @pytest.mark.parametrize("rest", RESTS)
 @pytest.mark.parametrize("trigger", list(TRIGGERS))
 @pytest.mark.parametrize("skipped", SKIPPED)
@@ -82,9 +65,11 @@ def test_a_skipped_value_msgspec_rejects_beside_a_rewrite(
     key, more = TRIGGERS[trigger]
     member = key + b":" + skipped + more
     parts = [member, members] if first else [members, member]
-    _check(frames, tag, expected, b"{" + b",".join(p for p in parts if p) + b"}")
+    helpers.check_as_reference(
+        frames, tag, expected, b"{" + b",".join(p for p in parts if p) + b"}"
+    )
 
 
 @pytest.mark.parametrize("body", NEGATIVE_ZERO)
 def test_a_negative_zero_in_a_result_is_a_float(frames: Any, body: bytes) -> None:
-    _check(frames, 0, EXPECT_RESULT, body)
+    helpers.check_as_reference(frames, 0, EXPECT_RESULT, body)

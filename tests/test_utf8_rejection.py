@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diverge_frames import FrameError
-from diverge_frames._exact import rmcp_read
 from diverge_frames._exact.rmcp_structs import EXPECT_ERROR, EXPECT_NOTIFICATION, EXPECT_RESULT
 from diverge_frames._stack import MSGSPEC_MESSAGE_OPENINGS as OPENINGS
 
@@ -61,12 +60,6 @@ _POSITIONS = [
     (2, b'{"contents":[],"x":"%s"}'),
 ]
 _EXPECTED = {0: EXPECT_NOTIFICATION, 1: EXPECT_ERROR, 2: EXPECT_RESULT}
-
-
-def _said(value: Any) -> str:
-    if isinstance(value, FrameError):
-        return f"{type(value).__name__}: {value}"
-    return repr(value)
 
 
 def _reference_run(body: bytes, start: int) -> int:
@@ -129,14 +122,7 @@ def test_invalid_utf8_after_a_long_run_is_worded_as_the_reference_words_it(
     every position: the message of the whole body, never of a shortened one."""
     tag, template = position
     body = template.replace(b"%s", before + chunk * repeat + invalid + after)
-    try:
-        want = _said(rmcp_read.read_exactly(body, 1 if tag == 1 else 0, _EXPECTED[tag]))
-    except FrameError as exc:
-        want = _said(exc)
-    channel = "read-resource" if tag == 2 else "notifications"
-    payload = bytes((1 if tag == 1 else 0,)) + body
-    got = _said(helpers.outcome(helpers.decoder(frames, channel), payload))
-    assert got == want, body[:200]
+    helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)
 
 
 @pytest.mark.parametrize("tail", [b"\xff", "é".encode()[:1], b"\xed\xa0\x80"])
