@@ -52,8 +52,10 @@ Usage: ``python scripts/bench_guard.py [--rounds N] [--long-rounds N] [--max-flo
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -134,7 +136,26 @@ def long_strings(rounds: int, names: list[str] | None = None) -> dict[str, Any]:
     """The compiled encode and ``orjson.dumps`` of the long strings of
     :data:`LONG_STRING_SIZES` (text section and fresh section; or of ``names`` alone),
     ``rounds`` interleaved rounds, every frame in every round: a
-    :func:`benchmarks.matrix.run` result."""
+    :func:`benchmarks.matrix.run` result.
+
+    Measured in a process of its own (:func:`_long_strings_here`), started for the
+    purpose: at 1 MB what a frame costs depends on the allocator's state, which the
+    small frames measured before leave behind (glibc may then hand a 1 MB buffer back to
+    the system at every free and fault it in again: 0.27-0.36 of orjson's speed for a
+    1 MB string fresh from decode in such a process, 0.8-1.3 in a fresh one)."""
+    script = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import bench_guard as g; "
+        "print(json.dumps(g._long_strings_here(int(sys.argv[2]), sys.argv[3:] or None)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "scripts"), str(rounds), *(names or [])],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return json.loads(out.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def _long_strings_here(rounds: int, names: list[str] | None = None) -> dict[str, Any]:
+    """:func:`long_strings` measured in this process."""
     names = names or [
         f"text_{kind}_{size}{fresh}"
         for kind in TEXT_KINDS
