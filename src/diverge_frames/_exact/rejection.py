@@ -27,6 +27,7 @@ from .rmcp_custom import custom_notification
 from .rmcp_result import check_items
 from .rmcp_structs import EXPECT_RESULT, EXPECTED
 from .serde_json import Reject, plain_number
+from .serde_json_reader import NUMBER_GOES_ON
 from .serde_json_spelling import spelled_number
 
 __all__ = [
@@ -222,10 +223,6 @@ _STRING_OR_NUMBER = re.compile(
     rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?',
     re.DOTALL,
 )
-#: The bytes after which a number's match is only a piece of digits that are no JSON
-#: number (``-01``, ``1.``, ``1e``): left as they are, since a piece spelled otherwise
-#: (``-0`` as ``-0.0``) could make them a valid number and hide the error.
-_NUMBER_GOES_ON = frozenset(b"0123456789.eE")
 
 
 def serde_spelling(body: Any) -> Any:
@@ -246,7 +243,9 @@ def _spelled(match: re.Match[bytes]) -> bytes:
     if token[0] == 34 or plain_number(token.decode("ascii")):  # a string, a plain number
         return token
     end = match.end()
-    if match.string[end : end + 1] and match.string[end] in _NUMBER_GOES_ON:
+    if match.string[end : end + 1] and match.string[end] in NUMBER_GOES_ON:
+        # only a piece of digits that are no JSON number (``-01``, ``1.``, ``1e``): left
+        # as it is, since spelled otherwise (``-0`` as ``-0.0``) it could hide the error
         return token
     try:
         return spelled_number(token.decode("ascii")).encode("ascii")

@@ -50,12 +50,12 @@ from .serde_json import (
     tree,
 )
 
-__all__ = ["parse", "read"]
+__all__ = ["parse", "read", "NUMBER_GOES_ON"]
 
 _BNUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_NUMBER_GOES_ON = frozenset(b"0123456789.eE")  # after _BNUMBER's match: maybe _BAD_NUMBER
-#: What serde_json's parse_number rejects where _BNUMBER ends: a digit after a leading
-#: 0, a fraction or an exponent with no digit.
+NUMBER_GOES_ON = frozenset(b"0123456789.eE")  #: bytes that go on a number's text
+#: What serde_json's parse_number rejects where _BNUMBER ends (then NUMBER_GOES_ON):
+#: a digit after a leading 0, a fraction or an exponent with no digit.
 _BAD_NUMBER = re.compile(
     rb"-?(?:0[0-9]|(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE][-+]?(?![0-9])))"
 )
@@ -142,7 +142,7 @@ def _scalar(data: Any, pos: int, c: int) -> tuple[Any, int]:
 def _number(data: Any, pos: int) -> Any:
     """The match of the number at ``pos``; serde's parse_number rejects a bad one there."""
     m = _BNUMBER.match(data, pos)
-    if m is None or (_at(data, m.end()) in _NUMBER_GOES_ON and _BAD_NUMBER.match(data, pos)):
+    if m is None or (_at(data, m.end()) in NUMBER_GOES_ON and _BAD_NUMBER.match(data, pos)):
         raise Reject(NUMBER)
     return m
 
