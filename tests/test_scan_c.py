@@ -2,7 +2,8 @@
 (``src/diverge_frames/_scan.h``, checked by ``tests/c/test_scan.c``) and the string
 functions (``_strings.h``, checked by ``tests/c/test_strings.c`` on every path the CPU
 has: AVX-512, AVX2, SSE2, SWAR), their writing of a str's content by
-``tests/c/test_write.c``.
+``tests/c/test_write.c``, their UTF-8 transcoding (``_transcode_avx512.h``) by
+``tests/c/test_transcode.c``.
 
 Each program is compiled with the C compiler that builds the extension and run twice:
 as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback path that
@@ -28,6 +29,10 @@ SOURCES = {
     "_strings.h write": (
         Path(__file__).parent / "c" / "test_write.c",
         "every string write matches",
+    ),
+    "_strings.h transcode": (
+        Path(__file__).parent / "c" / "test_transcode.c",
+        "every transcoding matches",
     ),
 }
 

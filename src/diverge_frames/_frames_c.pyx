@@ -90,6 +90,7 @@ cdef extern from "Python.h":
     int PyUnicode_Resize(PyObject **unicode, Py_ssize_t length) except -1
     void *_str_data "PyUnicode_DATA"(PyObject *o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    int PyUnicode_KIND(object o)
 
 cdef extern from "_capi.h":
     # Calls and reads that skip a generic layer of the C API (see the header).

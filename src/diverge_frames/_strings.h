@@ -12,7 +12,11 @@
  *   df_string_write     a str's UTF-8 written as the content of a JSON string, escaped
  *                       as serde_json escapes it (encode's long strings);
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
- *   df_count_empty      how many `""` a range holds.
+ *   df_count_empty      how many `""` a range holds;
+ *   df_utf8_shape, df_utf8_decode, df_ucs_size, df_ucs_encode
+ *                       UTF-8 into a str's code units and back (_transcode_avx512.h), on
+ *                       the AVX-512 path only (df_transcodes() says whether): elsewhere
+ *                       the extension calls CPython's own codec.
  *
  * df_string_copy reads 64 bytes a step as bit masks of the bytes that matter (quotes,
  * backslashes, control bytes, bytes >= 0x80; simdjson's way: a run of backslashes
@@ -35,6 +39,7 @@
 #include "_strings_keys.h"
 #include "_strings_sse2.h"
 #include "_strings_swar.h"
+#include "_transcode_avx512.h"
 
 /* Which loops run: 2 AVX2, 1 SSE2, 0 SWAR. df_strings_init sets the best the CPU has
    (call it once, before the functions below); a test may lower it. */
@@ -47,7 +52,8 @@ DF_INLINE void df_strings_init(void) {
 #endif
 #if DF_AVX512
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2"))
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2"))
         df_string_path = 3;
 #endif
 }
@@ -114,6 +120,56 @@ DF_INLINE df_ssize df_string_write(unsigned char *d, df_ssize cap, const unsigne
     if (df_string_path == 1) return df_string_write_sse2(d, cap, s, n, at);
 #endif
     return df_string_write_swar(d, cap, s, n, at);
+}
+
+/* ------------------------------------------------------------------ transcoding */
+
+/* 1 when the functions below run (the AVX-512 path), 0 when they do nothing: then
+   CPython's UTF-8 codec is the one (no kernel of this kind beats it by enough
+   elsewhere; docs/performance.md, "Mixed UTF-8 decode"). */
+DF_INLINE int df_transcodes(void) { return df_string_path == 3; }
+
+/* df_utf8_shape(s, n, &chars): the characters of the UTF-8 bytes s[0:n] and the
+   maxchar PyUnicode_New wants for them (exact when they are valid UTF-8). */
+DF_INLINE uint32_t df_utf8_shape(const unsigned char *s, df_ssize n, df_ssize *chars) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_utf8_shape_avx512(s, n, chars);
+#endif
+    (void)s;
+    *chars = n;
+    return 0x10FFFF;
+}
+
+/* df_utf8_decode(d, kind, s, n): s[0:n] into df_utf8_shape's count of code units of
+   kind (1, 2, 4) at d; 0, or -1 when s[0:n] is not well-formed UTF-8 (as Rust's str
+   and CPython's strict decoder define it). */
+DF_INLINE int df_utf8_decode(void *d, int kind, const unsigned char *s, df_ssize n) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_utf8_decode_avx512(d, kind, s, n);
+#endif
+    (void)d, (void)kind, (void)s, (void)n;
+    return -1;
+}
+
+/* df_ucs_size(u, kind, n): the length of the UTF-8 of n code units of kind at u, or -1
+   for a surrogate among them. */
+DF_INLINE df_ssize df_ucs_size(const void *u, int kind, df_ssize n) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_ucs_size_avx512(u, kind, n);
+#endif
+    (void)u, (void)kind, (void)n;
+    return -1;
+}
+
+/* df_ucs_encode(d, cap, u, kind, n, &at): u[*at:n] written at d as UTF-8 while 64
+   bytes of room are left; the length written, *at moved past what was read. */
+DF_INLINE df_ssize df_ucs_encode(unsigned char *d, df_ssize cap, const void *u, int kind,
+                                 df_ssize n, df_ssize *at) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_ucs_encode_avx512(d, cap, u, kind, n, at);
+#endif
+    (void)d, (void)cap, (void)u, (void)kind, (void)n, (void)at;
+    return 0;
 }
 
 #endif /* DF_STRINGS_H */

@@ -2,11 +2,11 @@
 #
 # msgspec reads a long string a byte at a time. Here the long ``text`` and ``blob``
 # strings of a result are built into their str in C (``_strings.h``: 64 bytes a step,
-# copied once with their escapes replaced as they go; CPython's UTF-8 decoder then reads
-# the copy of one with a byte >= 0x80), and cut out of the JSON before msgspec and
+# copied once with their escapes replaced as they go; the UTF-8 of one with a byte >= 0x80
+# then decoded, ``_utf8``), and cut out of the JSON before msgspec and
 # ``_precheck`` read the rest. Whatever is unusual returns None, and the general path
 # decides, errors included. On encode, df_string_write writes a long str's content
-# (``_encode.pxi``).
+# (``_encode.pxi``), transcoded to UTF-8 first by df_ucs_encode where it runs.
 
 cdef extern from "_strings.h":
     int _STR_ESCAPED "DF_STR_ESCAPED"
@@ -31,6 +31,15 @@ cdef extern from "_strings.h":
     Py_ssize_t _string_write "df_string_write"(unsigned char *d, Py_ssize_t cap,
                                                const unsigned char *s, Py_ssize_t n,
                                                Py_ssize_t *at) noexcept nogil
+    bint _transcodes "df_transcodes"() noexcept nogil
+    Py_UCS4 _utf8_shape "df_utf8_shape"(const unsigned char *s, Py_ssize_t n,
+                                        Py_ssize_t *chars) noexcept nogil
+    int _utf8_decode "df_utf8_decode"(void *d, int kind, const unsigned char *s,
+                                      Py_ssize_t n) noexcept nogil
+    Py_ssize_t _ucs_size "df_ucs_size"(const void *u, int kind, Py_ssize_t n) noexcept nogil
+    Py_ssize_t _ucs_encode "df_ucs_encode"(unsigned char *d, Py_ssize_t cap, const void *u,
+                                           int kind, Py_ssize_t n,
+                                           Py_ssize_t *at) noexcept nogil
 
 _strings_init()
 cdef enum:
@@ -57,8 +66,21 @@ cdef Py_ssize_t _FIRST_ROOM = 65536
 
 
 cdef object _utf8(const char *s, Py_ssize_t m):
-    """CPython's strict UTF-8 decoder on ``s[:m]``, or None when it is not UTF-8 (Rust's
-    str and CPython reject the same bytes: overlong forms, surrogates, above U+10FFFF)."""
+    """The str of the UTF-8 ``s[:m]``, or None when it is not UTF-8 (Rust's str and
+    CPython reject the same bytes: overlong forms, surrogates, above U+10FFFF).
+
+    On the AVX-512 path the str is sized by one counting pass (``df_utf8_shape``: its
+    characters and kind) and filled by ``df_utf8_decode``, 16 characters a step; the
+    bytes it refuses, and every other path, go to CPython's strict decoder, which
+    decides."""
+    cdef Py_ssize_t chars
+    cdef Py_UCS4 maxchar
+    if _transcodes():
+        maxchar = _utf8_shape(<const unsigned char *>s, m, &chars)
+        result = PyUnicode_New(chars, maxchar)
+        if _utf8_decode(PyUnicode_DATA(result), PyUnicode_KIND(result),
+                        <const unsigned char *>s, m) == 0:
+            return result
     try:
         return PyUnicode_DecodeUTF8(s, m, "strict")
     except UnicodeDecodeError:
