@@ -254,8 +254,7 @@ cdef object _spliced_encode(object value):
         at += k - start
         PyBytes_AS_STRING(<object>result)[at] = 34
         at += 1
-        if PyUnicode_IS_COMPACT_ASCII(s) or not _transcodes():
-            _str_utf8(s, &src, &m)  # no error now: each was read above
+        if _own_utf8(s, &src, &m):
             _write_escaped(&result, &cap, &at, <const unsigned char *>src, m)
         else:
             # its UTF-8 made a scratch buffer at a time, each written escaped
@@ -296,6 +295,18 @@ cdef int _write_escaped(PyObject **result, Py_ssize_t *cap, Py_ssize_t *at,
         _grow(result, cap, at[0] + (6 * r if 6 * r < 2 * r + 768 else 2 * r + 768))
 
 
+cdef inline bint _own_utf8(object s, const char **data, Py_ssize_t *size) except -1:
+    """Whether the str ``s`` holds its UTF-8 (``data``, ``size``): a compact ASCII str's
+    own bytes, the UTF-8 another str keeps once made (``df_cached_utf8``), or, where no
+    kernel transcodes (``df_transcodes``), CPython's (``_str_utf8``). False: the str's
+    UTF-8 is made from its code units as it is written (``df_ucs_encode``)."""
+    if PyUnicode_IS_COMPACT_ASCII(s) or not _transcodes():
+        _str_utf8(s, data, size)
+        return True
+    data[0] = _cached_utf8(s, size)
+    return data[0] != NULL
+
+
 cdef Py_ssize_t _utf8_length(object s) except -1:
     """The length of the UTF-8 of the str ``s``: its own length when compact ASCII,
     else counted over its code units (``df_ucs_size``) where that runs; else, or for a
@@ -303,8 +314,8 @@ cdef Py_ssize_t _utf8_length(object s) except -1:
     ``_str_utf8`` finds it."""
     cdef const char *src
     cdef Py_ssize_t m
-    if PyUnicode_IS_COMPACT_ASCII(s):
-        return PyUnicode_GET_LENGTH(s)
+    if _own_utf8(s, &src, &m):
+        return m
     if _transcodes():
         m = _ucs_size(PyUnicode_DATA(s), PyUnicode_KIND(s), PyUnicode_GET_LENGTH(s))
         if m >= 0:
