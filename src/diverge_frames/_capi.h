@@ -11,8 +11,6 @@
  *   assignment to __class__ changes it (no layout check: done at import).
  * - df_set_doc: a builtin function's docstring and text signature (__doc__ and
  *   __text_signature__ read them from its method definition; neither can be assigned).
- * - df_cached_utf8: the UTF-8 a non-ASCII compact str keeps once PyUnicode_AsUTF8AndSize
- *   has made it (msgspec's encode does; orjson reads the same field), or NULL.
  */
 #ifndef DF_CAPI_H
 #define DF_CAPI_H
@@ -89,22 +87,6 @@ DF_INLINE int df_set_doc(PyObject *function, const char *doc) {
     }
     ((PyCFunctionObject *)function)->m_ml->ml_doc = doc;
     return 0;
-}
-
-/* The UTF-8 that PyUnicode_AsUTF8AndSize made of the non-ASCII compact str s and keeps
-   in it (PyCompactUnicodeObject's utf8 and utf8_length, CPython 3.10 to 3.14), with its
-   length in *size; NULL when it has made none yet. Free-threaded builds set the field
-   once, atomically: a NULL read there is only a cache missed. */
-DF_INLINE const char *df_cached_utf8(PyObject *s, Py_ssize_t *size) {
-    PyCompactUnicodeObject *c = (PyCompactUnicodeObject *)s;
-    const char *utf8;
-#if DF_GIL_DISABLED
-    utf8 = (const char *)_Py_atomic_load_ptr_acquire(&c->utf8);
-#else
-    utf8 = c->utf8;
-#endif
-    if (utf8 != NULL) *size = c->utf8_length;
-    return utf8;
 }
 
 #endif /* DF_CAPI_H */

@@ -36,9 +36,6 @@ cdef enum:
     _SHAPE_SMALL = 0        # a few short contents: the scratch buffer is the faster way
     _SHAPE_LARGE = 1        # left to msgspec's own buffer, grown once and shrunk in place
     _SHAPE_LONG_STRING = 2  # a long text or blob: _spliced_encode
-    # The UTF-8 of a long non-ASCII str is made (df_ucs_encode) this many bytes at a time
-    # on the stack, each run then written escaped: it stays in the first-level cache.
-    _SCRATCH = 8192
 
 
 cdef int _result_shape(object value):
@@ -203,8 +200,7 @@ cdef object _spliced_encode(object value):
     cdef list strings = []
     cdef Py_ssize_t indexes[_MAX_SPLICED]
     cdef Py_ssize_t count = 0
-    cdef Py_ssize_t i, k, n, cap, at, start, m, c, length
-    cdef unsigned char scratch[_SCRATCH]
+    cdef Py_ssize_t i, j, k, n, cap, at, start, m, r
     cdef const char *sk
     cdef const char *src
     cdef const char *q
@@ -225,7 +221,7 @@ cdef object _spliced_encode(object value):
         if (type(s) is not str or PyUnicode_GET_LENGTH(s) < _LONG_ENCODE
                 or count == _MAX_SPLICED):
             continue  # msgspec's to write
-        m = _utf8_length(s)
+        _str_utf8(s, &src, &m)
         cap += m + m // 8 + 2  # its quotes in place of its mark
         indexes[count] = i
         count += 1
@@ -254,16 +250,15 @@ cdef object _spliced_encode(object value):
         at += k - start
         PyBytes_AS_STRING(<object>result)[at] = 34
         at += 1
-        if _own_utf8(s, &src, &m):
-            _write_escaped(&result, &cap, &at, <const unsigned char *>src, m)
-        else:
-            # its UTF-8 made a scratch buffer at a time, each written escaped
-            length = PyUnicode_GET_LENGTH(s)
-            c = 0
-            while c < length:
-                m = _ucs_encode(scratch, _SCRATCH, PyUnicode_DATA(s), PyUnicode_KIND(s),
-                                length, &c)
-                _write_escaped(&result, &cap, &at, scratch, m)
+        _str_utf8(s, &src, &m)  # no error now: each was read above
+        j = 0
+        while True:
+            at += _string_write(<unsigned char *>PyBytes_AS_STRING(<object>result) + at,
+                                cap - at, <const unsigned char *>src, m, &j)
+            if j == m:
+                break
+            r = m - j  # the room that always goes on, or more
+            _grow(&result, &cap, at + (6 * r if 6 * r < 2 * r + 768 else 2 * r + 768))
         _grow(&result, &cap, at + 1)
         PyBytes_AS_STRING(<object>result)[at] = 34
         at += 1
@@ -278,50 +273,6 @@ cdef object _spliced_encode(object value):
     spliced = <object>result
     Py_DECREF(result)
     return spliced
-
-
-cdef int _write_escaped(PyObject **result, Py_ssize_t *cap, Py_ssize_t *at,
-                        const unsigned char *src, Py_ssize_t m) except -1:
-    """The UTF-8 ``src[:m]`` written at ``at[0]`` of the fresh ``bytes`` at ``*result``
-    as serde_json writes a str's content (``df_string_write``), grown as its escapes
-    need (``_grow``); ``at[0]`` moved past it."""
-    cdef Py_ssize_t j = 0, r
-    while True:
-        at[0] += _string_write(<unsigned char *>PyBytes_AS_STRING(<object>result[0]) + at[0],
-                               cap[0] - at[0], src, m, &j)
-        if j == m:
-            return 0
-        r = m - j  # the room that always goes on, or more
-        _grow(result, cap, at[0] + (6 * r if 6 * r < 2 * r + 768 else 2 * r + 768))
-
-
-cdef inline bint _own_utf8(object s, const char **data, Py_ssize_t *size) except -1:
-    """Whether the str ``s`` holds its UTF-8 (``data``, ``size``): a compact ASCII str's
-    own bytes, the UTF-8 another str keeps once made (``df_cached_utf8``), or, where no
-    kernel transcodes (``df_transcodes``), CPython's (``_str_utf8``). False: the str's
-    UTF-8 is made from its code units as it is written (``df_ucs_encode``)."""
-    if PyUnicode_IS_COMPACT_ASCII(s) or not _transcodes():
-        _str_utf8(s, data, size)
-        return True
-    data[0] = _cached_utf8(s, size)
-    return data[0] != NULL
-
-
-cdef Py_ssize_t _utf8_length(object s) except -1:
-    """The length of the UTF-8 of the str ``s``: its own length when compact ASCII,
-    else counted over its code units (``df_ucs_size``) where that runs; else, or for a
-    lone surrogate (UnicodeEncodeError, as msgspec's encode raises), as
-    ``_str_utf8`` finds it."""
-    cdef const char *src
-    cdef Py_ssize_t m
-    if _own_utf8(s, &src, &m):
-        return m
-    if _transcodes():
-        m = _ucs_size(PyUnicode_DATA(s), PyUnicode_KIND(s), PyUnicode_GET_LENGTH(s))
-        if m >= 0:
-            return m
-    _str_utf8(s, &src, &m)
-    return m
 
 
 cdef int _grow(PyObject **result, Py_ssize_t *cap, Py_ssize_t need) except -1:

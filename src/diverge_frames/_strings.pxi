@@ -6,7 +6,7 @@
 # then decoded, ``_utf8``), and cut out of the JSON before msgspec and
 # ``_precheck`` read the rest. Whatever is unusual returns None, and the general path
 # decides, errors included. On encode, df_string_write writes a long str's content
-# (``_encode.pxi``), transcoded to UTF-8 first by df_ucs_encode where it runs.
+# (``_encode.pxi``), from the UTF-8 CPython makes of it and keeps in the str.
 
 cdef extern from "_strings.h":
     int _STR_ESCAPED "DF_STR_ESCAPED"
@@ -36,10 +36,6 @@ cdef extern from "_strings.h":
                                         Py_ssize_t *chars) noexcept nogil
     int _utf8_decode "df_utf8_decode"(void *d, int kind, const unsigned char *s,
                                       Py_ssize_t n) noexcept nogil
-    Py_ssize_t _ucs_size "df_ucs_size"(const void *u, int kind, Py_ssize_t n) noexcept nogil
-    Py_ssize_t _ucs_encode "df_ucs_encode"(unsigned char *d, Py_ssize_t cap, const void *u,
-                                           int kind, Py_ssize_t n,
-                                           Py_ssize_t *at) noexcept nogil
 
 _strings_init()
 cdef enum:
