@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 
@@ -86,6 +86,39 @@ def python_sdk_server() -> ServerSpec:
     )
 
 
+def _lock(file: BinaryIO) -> None:
+    """Hold an exclusive lock on ``file`` until it is closed (POSIX; elsewhere none)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: one process at a time is the caller's to keep
+        return
+    fcntl.flock(file.fileno(), fcntl.LOCK_EX)
+
+
+def _npm_install(npm: str, root: Path) -> None:
+    """server-everything into ``root`` with npm, or the test skipped."""
+    package = f"@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}"
+    try:
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(root),
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                package,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=240,
+        )
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        pytest.skip(f"could not install {package} with npm: {exc}")
+
+
 def everything_server(cache: pytest.Cache | None) -> ServerSpec:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
@@ -98,27 +131,15 @@ def everything_server(cache: pytest.Cache | None) -> ServerSpec:
     entry = (
         root / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
     )
-    if not entry.exists():
-        package = f"@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}"
-        try:
-            subprocess.run(
-                [
-                    npm,
-                    "install",
-                    "--prefix",
-                    str(root),
-                    "--no-save",
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                    package,
-                ],
-                check=True,
-                capture_output=True,
-                timeout=240,
-            )
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-            pytest.skip(f"could not install {package} with npm: {exc}")
+    # One process installs (pytest-xdist's workers share the directory), the others wait
+    # for it: a worker that saw index.js while npm was still writing the rest started a
+    # server missing its SDK. The marker is written once npm has finished.
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".install.lock", "wb") as lock:
+        _lock(lock)
+        if not (root / ".installed").exists() or not entry.exists():
+            _npm_install(npm, root)
+            (root / ".installed").touch()
     return ServerSpec(
         name="server-everything",
         argv=[node, str(entry), "stdio"],
