@@ -1,7 +1,6 @@
 """Long non-ASCII strings, UTF-8 to str and back: on the AVX-512 path the compiled twin
-decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``) and writes a
-long str's UTF-8 with its own encoder (``df_ucs_encode``); on every other path CPython's
-codec does both. Whatever the text (each width of character, each str kind, UTF-8
+decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``); on every
+other path CPython's decoder does. Whatever the text (each width of character, each str kind, UTF-8
 broken in each way it breaks, anywhere around the 16-character steps and 64-byte
 blocks), both twins on every path give the general path's value (the same str, of the
 same kind) or its error, and encode the same bytes."""
