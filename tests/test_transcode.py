@@ -1,18 +1,22 @@
 """Long non-ASCII strings, UTF-8 to str and back: on the AVX-512 path the compiled twin
-decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``); on every
-other path CPython's decoder does. Whatever the text (each width of character, each str kind, UTF-8
-broken in each way it breaks, anywhere around the 16-character steps and 64-byte
-blocks), both twins on every path give the general path's value (the same str, of the
-same kind) or its error, and encode the same bytes."""
+decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``) and makes a
+long str's UTF-8 with its own encoder (``df_ucs_encode``), kept in the str as CPython
+keeps it; on every other path CPython's codec does both. Whatever the text (each width
+of character, each str kind, UTF-8 broken in each way it breaks, anywhere around the
+16-character steps and 64-byte blocks), both twins on every path give the general
+path's value (the same str, of the same kind) or its error, and encode the same bytes."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
 import sys
 from typing import Any
 
 import helpers
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -143,3 +147,87 @@ def test_generated_text_reads_and_writes_back(alphabet: str, data: Any, key: str
             assert frames.encode_read_resource(again) == expected
         finally:
             frames._string_path(99)
+
+
+def _fresh(text: str) -> str:
+    """A new str equal to ``text``, holding no UTF-8 yet."""
+    return "".join(list(text))
+
+
+@pytest.mark.parametrize("top", [0x100, 0x800, 0x10000, 0x110000], ids=hex)
+@pytest.mark.parametrize("size", [2000, 5000, 70_000])
+@pytest.mark.parametrize("key", ["text", "blob"])
+def test_a_long_str_is_written_and_keeps_its_utf8_as_cpython_keeps_it(
+    path: int, top: int, size: int, key: str
+) -> None:
+    """A long non-ASCII str written for the first time: the pure twin's bytes, and the
+    str is left as msgspec's encode (CPython's ``PyUnicode_AsUTF8AndSize``) leaves it,
+    its UTF-8 kept in it (``sys.getsizeof`` counts it); written again, the same bytes."""
+    frames = helpers.compiled()
+    text = _fresh(_text(size * 7 + top, size, top))
+    if top == 0x100 and max(text) < "\x80":
+        text += "é"
+    item = t.TextResourceContents if key == "text" else t.BlobResourceContents
+    value = t.ReadResourceResult(contents=[item(uri="file:///a", **{key: text})])
+    expected = _frames_py.encode_read_resource(
+        t.ReadResourceResult(contents=[item(uri="file:///a", **{key: _fresh(text)})])
+    )
+    kept_by_cpython = _fresh(text)
+    bare = sys.getsizeof(kept_by_cpython)
+    msgspec.json.encode(kept_by_cpython)
+    assert sys.getsizeof(kept_by_cpython) == bare + len(text.encode()) + 1
+    assert sys.getsizeof(text) == bare
+    assert frames.encode_read_resource(value) == expected
+    assert sys.getsizeof(text) == sys.getsizeof(kept_by_cpython)
+    assert frames.encode_read_resource(value) == expected
+    assert msgspec.json.encode(text) == msgspec.json.encode(kept_by_cpython)
+
+
+@pytest.mark.parametrize("where", [0, 15, 16, 17, 1000, -1])
+def test_a_lone_surrogate_is_refused_as_the_pure_twin_refuses_it(path: int, where: int) -> None:
+    frames = helpers.compiled()
+    text = list(_fresh(_text(where, 3000, 0x10000)))
+    text.insert(len(text) if where == -1 else where, "\udc80")
+    value = t.ReadResourceResult(contents=[t.TextResourceContents(uri="u", text="".join(text))])
+    with pytest.raises(ValueError, match="surrogates not allowed") as pure:
+        _frames_py.encode_read_resource(value)
+    for _ in range(2):  # nothing kept: refused again, the same way
+        with pytest.raises(ValueError, match="surrogates not allowed") as compiled:
+            frames.encode_read_resource(value)
+        assert type(compiled.value) is type(pure.value)
+        assert str(compiled.value) == str(pure.value)
+
+
+#: Run under CPython's debug allocator: a UTF-8 kept in a str by the compiled twin is
+#: freed by CPython when the str goes, with the allocator it was made with, or the
+#: process stops with "bad ID". Each str kind, each path the CPU has.
+_DEBUG_ALLOCATOR_SCRIPT = """
+import gc
+from diverge_frames import _frames_c as frames, types as t
+for path in (3, 2, 1, 0):
+    if frames._string_path(path) != path:
+        continue
+    for text in ("é" * 5000, "ü€" * 3000, "a😀" * 4000, "x" * 70000 + "€", "ÿ" * 64):
+        for _ in range(3):
+            s = "".join(list(text))
+            value = t.ReadResourceResult(contents=[t.TextResourceContents(uri="u", text=s)])
+            out = frames.encode_read_resource(value)
+            assert s.encode() in out and frames.encode_read_resource(value) == out
+            del value, s
+            gc.collect()
+frames._string_path(99)
+print("ok")
+"""
+
+
+def test_the_kept_utf8_is_freed_by_cpython_with_its_own_allocator() -> None:
+    helpers.compiled()
+    proc = subprocess.run(
+        [sys.executable, "-c", _DEBUG_ALLOCATOR_SCRIPT],
+        env={**os.environ, "PYTHONMALLOC": "debug"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"

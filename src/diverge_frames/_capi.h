@@ -11,6 +11,9 @@
  *   assignment to __class__ changes it (no layout check: done at import).
  * - df_set_doc: a builtin function's docstring and text signature (__doc__ and
  *   __text_signature__ read them from its method definition; neither can be assigned).
+ * - df_str_utf8: a str's UTF-8 as PyUnicode_AsUTF8AndSize gives it and keeps it in the
+ *   str, made by the vector kernel where one runs (df_ucs_encode) rather than by
+ *   CPython's encoder, a character at a time: the str is left as CPython would leave it.
  */
 #ifndef DF_CAPI_H
 #define DF_CAPI_H
@@ -18,6 +21,7 @@
 #include <Python.h>
 
 #include "_common.h"
+#include "_strings.h"
 
 /* The C signature of a METH_FASTCALL method. */
 typedef PyObject *(*df_fastcall)(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
@@ -87,6 +91,66 @@ DF_INLINE int df_set_doc(PyObject *function, const char *doc) {
     }
     ((PyCFunctionObject *)function)->m_ml->ml_doc = doc;
     return 0;
+}
+
+/* Where df_str_utf8 keeps a str's UTF-8 itself: CPython 3.10-3.14 with the GIL, whose
+   PyCompactUnicodeObject holds it in utf8 and utf8_length, and whose unicode_dealloc
+   frees it with the allocator named here (PyObject_Free to 3.12, PyMem_Free from 3.13:
+   a mismatch is a fatal error under PYTHONMALLOC=debug, which the tests run). Elsewhere
+   (free-threaded builds, which set the field under a lock, and any later CPython)
+   CPython makes it. */
+#if !DF_GIL_DISABLED && !defined(PYPY_VERSION) && PY_VERSION_HEX >= 0x030A0000 &&        \
+    PY_VERSION_HEX < 0x030F0000
+#define DF_KEEPS_UTF8 1
+#if PY_VERSION_HEX >= 0x030D0000
+#define DF_UTF8_MALLOC PyMem_Malloc
+#define DF_UTF8_FREE PyMem_Free
+#else
+#define DF_UTF8_MALLOC PyObject_Malloc
+#define DF_UTF8_FREE PyObject_Free
+#endif
+#else
+#define DF_KEEPS_UTF8 0
+#endif
+
+/* The UTF-8 of the str s and its length in *size, kept in s (so the next call, and
+   msgspec's and orjson's encode of s, read it at once), as PyUnicode_AsUTF8AndSize
+   gives it; NULL with UnicodeEncodeError set for a lone surrogate, MemoryError when
+   out of memory. A compact non-ASCII str that keeps none yet gets it from
+   df_ucs_encode, 16 code points a step, where that kernel runs (df_transcodes) and
+   DF_KEEPS_UTF8 holds; any other str from CPython. */
+DF_INLINE const char *df_str_utf8(PyObject *s, Py_ssize_t *size) {
+#if DF_KEEPS_UTF8
+    PyCompactUnicodeObject *c = (PyCompactUnicodeObject *)s;
+    const void *u;
+    unsigned char *utf8;
+    df_ssize n, m, at = 0, o;
+    int kind;
+    if (df_transcodes() && PyUnicode_IS_COMPACT(s) && !PyUnicode_IS_ASCII(s) &&
+        c->utf8 == NULL) {
+        u = PyUnicode_DATA(s);
+        kind = (int)PyUnicode_KIND(s);
+        n = PyUnicode_GET_LENGTH(s);
+        m = df_ucs_size(u, kind, n);
+        if (m >= 0) { /* else a surrogate: CPython's error below */
+            utf8 = (unsigned char *)DF_UTF8_MALLOC((size_t)m + 64);
+            if (utf8 == NULL) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            o = df_ucs_encode(utf8, m + 64, u, kind, n, &at); /* all of it: room for it */
+            if (at == n && o == m) {
+                utf8[m] = '\0';
+                c->utf8 = (char *)utf8;
+                c->utf8_length = m;
+                *size = m;
+                return (const char *)utf8;
+            }
+            DF_UTF8_FREE(utf8);
+        }
+    }
+#endif
+    return PyUnicode_AsUTF8AndSize(s, size);
 }
 
 #endif /* DF_CAPI_H */

@@ -27,7 +27,6 @@ cdef object _tagged_into(const df_method *encode_into, object encode, object val
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_COMPACT_ASCII(object o)
-    const char *PyUnicode_AsUTF8AndSize(object o, Py_ssize_t *size) except NULL
     PyObject *_new_bytes "PyBytes_FromStringAndSize"(const char *s, Py_ssize_t n) except NULL
 
 
@@ -67,13 +66,14 @@ cdef int _result_shape(object value):
 
 cdef inline int _str_utf8(object s, const char **data, Py_ssize_t *size) except -1:
     """The UTF-8 of the str ``s`` into ``data`` and ``size``: a compact ASCII str's own
-    bytes, any other's UTF-8 as msgspec reads it (``PyUnicode_AsUTF8AndSize``, kept in
-    the str; UnicodeEncodeError for a lone surrogate)."""
+    bytes, any other's UTF-8 as msgspec reads it, kept in the str (``df_str_utf8``:
+    ``PyUnicode_AsUTF8AndSize``'s, made by the vector kernel where one runs;
+    UnicodeEncodeError for a lone surrogate)."""
     if PyUnicode_IS_COMPACT_ASCII(s):
         size[0] = PyUnicode_GET_LENGTH(s)
         data[0] = <const char *>PyUnicode_DATA(s)
     else:
-        data[0] = PyUnicode_AsUTF8AndSize(s, size)
+        data[0] = _str_utf8_kept(s, size)
     return 0
 
 

@@ -98,6 +98,7 @@ cdef extern from "_capi.h":
         pass
     int _method_init "df_method_init"(df_method *m, object callable) except -1
     bint _method_fast "df_method_fast"(const df_method *m) noexcept
+    const char *_str_utf8_kept "df_str_utf8"(object s, Py_ssize_t *size) except NULL
     object _call1 "df_call1"(const df_method *m, object a)
     object _call3 "df_call3"(const df_method *m, object a, object b, object c)
     void _set_type "df_set_type"(object obj, object type) noexcept

@@ -13,10 +13,10 @@
  *                       as serde_json escapes it (encode's long strings);
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds;
- *   df_utf8_shape, df_utf8_decode
- *                       UTF-8 into a str's code units (_transcode_avx512.h), on the
- *                       AVX-512 path only (df_transcodes() says whether): elsewhere the
- *                       extension calls CPython's own decoder.
+ *   df_utf8_shape, df_utf8_decode, df_ucs_size, df_ucs_encode
+ *                       UTF-8 into a str's code units and back (_transcode_avx512.h), on
+ *                       the AVX-512 path only (df_transcodes() says whether): elsewhere
+ *                       the extension calls CPython's own codec.
  *
  * df_string_copy reads 64 bytes a step as bit masks of the bytes that matter (quotes,
  * backslashes, control bytes, bytes >= 0x80; simdjson's way: a run of backslashes
@@ -125,7 +125,7 @@ DF_INLINE df_ssize df_string_write(unsigned char *d, df_ssize cap, const unsigne
 /* ------------------------------------------------------------------ transcoding */
 
 /* 1 when the functions below run (the AVX-512 path), 0 when they do nothing: then
-   CPython's UTF-8 decoder is the one (no kernel of this kind beats it by enough
+   CPython's UTF-8 codec is the one (no kernel of this kind beats it by enough
    elsewhere; docs/performance.md, "Mixed UTF-8 decode"). */
 DF_INLINE int df_transcodes(void) { return df_string_path == 3; }
 
@@ -149,6 +149,27 @@ DF_INLINE int df_utf8_decode(void *d, int kind, const unsigned char *s, df_ssize
 #endif
     (void)d, (void)kind, (void)s, (void)n;
     return -1;
+}
+
+/* df_ucs_size(u, kind, n): the length of the UTF-8 of n code units of kind at u, or -1
+   for a surrogate among them. */
+DF_INLINE df_ssize df_ucs_size(const void *u, int kind, df_ssize n) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_ucs_size_avx512(u, kind, n);
+#endif
+    (void)u, (void)kind, (void)n;
+    return -1;
+}
+
+/* df_ucs_encode(d, cap, u, kind, n, &at): u[*at:n] written at d as UTF-8 while 64
+   bytes of room are left; the length written, *at moved past what was read. */
+DF_INLINE df_ssize df_ucs_encode(unsigned char *d, df_ssize cap, const void *u, int kind,
+                                 df_ssize n, df_ssize *at) {
+#if DF_AVX512
+    if (df_string_path == 3) return df_ucs_encode_avx512(d, cap, u, kind, n, at);
+#endif
+    (void)d, (void)cap, (void)u, (void)kind, (void)n, (void)at;
+    return 0;
 }
 
 #endif /* DF_STRINGS_H */

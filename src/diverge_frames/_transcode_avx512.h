@@ -1,5 +1,5 @@
-/* UTF-8 into a str's code units at vector speed, the AVX-512 path (see _strings.h for
- * the dispatch): run when the CPU has AVX-512 F, BW, VL, VBMI, VBMI2 and BMI2, as the
+/* UTF-8 to and from a str's code units at vector speed, the AVX-512 path (see
+ * _strings.h for the dispatch): run when the CPU has AVX-512 F, BW, VL, VBMI, VBMI2 and BMI2, as the
  * string loop's AVX-512 path is.
  *
  * Plain C, no Python objects: a str's code units are 1, 2 or 4 bytes wide (CPython's
@@ -8,7 +8,9 @@
  *   df_utf8_shape_avx512   how many characters UTF-8 bytes hold and the largest kind
  *                          their lead bytes call for;
  *   df_utf8_decode_avx512  those bytes into code units of a kind, validated as Rust's
- *                          str and CPython's strict decoder validate UTF-8.
+ *                          str and CPython's strict decoder validate UTF-8;
+ *   df_ucs_size_avx512     the length of the UTF-8 of code units (or a lone surrogate);
+ *   df_ucs_encode_avx512   code units written as UTF-8.
  *
  * Decoding takes 16 characters a step: the lead bytes of a 64-byte block (every byte
  * that is not 10xxxxxx) are found as a mask, their positions compressed (vpcompressb),
@@ -18,7 +20,8 @@
  * lead (so every continuation byte belongs to one lead), the code point is not
  * overlong, not a surrogate and at most U+10FFFF, and no lead is 0xF8 or more: the
  * Unicode definition of well-formed UTF-8, the one Rust's str and CPython hold to.
- * Blocks of ASCII are widened at once.
+ * Blocks of ASCII are widened at once. Encoding takes 16 code points a step: each
+ * lane's one to four bytes built by its range and compressed together (vpcompressb).
  */
 #ifndef DF_TRANSCODE_AVX512_H
 #define DF_TRANSCODE_AVX512_H
@@ -192,6 +195,108 @@ DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
         i += step;
     }
     return 0;
+}
+
+/* df_ucs_size(u, kind, n): the length of the UTF-8 of the n code units of kind at u,
+   or -1 when one is a surrogate (U+D800-U+DFFF, which UTF-8 cannot hold). */
+DF_TARGET_TRANSCODE static inline df_ssize df_ucs_size_avx512(const void *u, int kind,
+                                                              df_ssize n) {
+    const unsigned char *u1 = (const unsigned char *)u;
+    const uint16_t *u2 = (const uint16_t *)u;
+    const uint32_t *u4 = (const uint32_t *)u;
+    df_ssize i, size = n;
+    __m512i v;
+    __mmask16 m;
+    if (kind == 1) {
+        for (i = 0; i < n; i += 64) {
+            size += (df_ssize)__builtin_popcountll(_mm512_movepi8_mask(_mm512_maskz_loadu_epi8(
+                n - i >= 64 ? ~0ULL : (1ULL << (n - i)) - 1, (const void *)(u1 + i))));
+        }
+        return size;
+    }
+    for (i = 0; i < n; i += 16) {
+        m = (__mmask16)(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+        v = kind == 2 ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, (const void *)(u2 + i)))
+                      : _mm512_maskz_loadu_epi32(m, (const void *)(u4 + i));
+        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(v, _mm512_set1_epi32(~0x7FF)),
+                                    _mm512_set1_epi32(0xD800)))
+            return -1;
+        size += (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x80))) +
+                (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x800))) +
+                (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x10000)));
+    }
+    return size;
+}
+
+/* df_ucs_encode(d, cap, u, kind, n, &at): the code units u[*at:n] of kind written at d
+   as UTF-8 while d has room (cap bytes; each step stores 64 bytes, never past cap), no
+   surrogate among them (df_ucs_size says). Returns the length written, with *at moved
+   past what was read: n when all of it, which df_ucs_size(u + at, n - at) + 64 bytes
+   of room always are. */
+DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d, df_ssize cap,
+                                                                const void *u, int kind,
+                                                                df_ssize n, df_ssize *at) {
+    const unsigned char *u1 = (const unsigned char *)u;
+    const uint16_t *u2 = (const uint16_t *)u;
+    const uint32_t *u4 = (const uint32_t *)u;
+    const __m512i x3f = _mm512_set1_epi32(0x3F), x80 = _mm512_set1_epi32(0x80);
+    const uint64_t firsts = 0x1111111111111111ULL;
+    df_ssize i = *at, o = 0;
+    __m512i v, s6, s12, c0, c1, lanes;
+    __mmask16 m, two, three, four;
+    uint64_t keep;
+    while (i < n && cap - o >= 64) {
+        if (kind == 1 && n - i >= 64) {
+            v = _mm512_loadu_si512((const void *)(u1 + i));
+            if (!_mm512_movepi8_mask(v)) { /* 64 ASCII code units: their bytes */
+                _mm512_storeu_si512((void *)(d + o), v);
+                i += 64;
+                o += 64;
+                continue;
+            }
+        }
+        m = (__mmask16)(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+        v = kind == 1   ? _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, (const void *)(u1 + i)))
+            : kind == 2 ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, (const void *)(u2 + i)))
+                        : _mm512_maskz_loadu_epi32(m, (const void *)(u4 + i));
+        two = _mm512_cmpge_epu32_mask(v, x80);
+        if (!two) {
+            _mm512_mask_cvtepi32_storeu_epi8(d + o, m, v);
+            o += __builtin_popcount(m);
+            i += __builtin_popcount(m);
+            continue;
+        }
+        three = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x800));
+        four = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x10000));
+        s6 = _mm512_srli_epi32(v, 6);
+        s12 = _mm512_srli_epi32(v, 12);
+        c0 = _mm512_or_si512(_mm512_and_si512(v, x3f), x80);   /* the last byte */
+        c1 = _mm512_or_si512(_mm512_and_si512(s6, x3f), x80);  /* the one before */
+        lanes = _mm512_mask_mov_epi32(
+            v, two, _mm512_or_si512(_mm512_or_si512(s6, _mm512_set1_epi32(0xC0)),
+                                    _mm512_slli_epi32(c0, 8)));
+        lanes = _mm512_mask_mov_epi32(
+            lanes, three,
+            _mm512_ternarylogic_epi32(_mm512_or_si512(s12, _mm512_set1_epi32(0xE0)),
+                                      _mm512_slli_epi32(c1, 8), _mm512_slli_epi32(c0, 16), 0xFE));
+        lanes = _mm512_mask_mov_epi32(
+            lanes, four,
+            _mm512_or_si512(
+                _mm512_ternarylogic_epi32(
+                    _mm512_or_si512(_mm512_srli_epi32(v, 18), _mm512_set1_epi32(0xF0)),
+                    _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(s12, x3f), x80), 8),
+                    _mm512_slli_epi32(c1, 16), 0xFE),
+                _mm512_slli_epi32(c0, 24)));
+        /* each lane's first byte (a NUL is one), and its others that are not zero; only
+           the lanes read */
+        keep = (_mm512_test_epi8_mask(lanes, lanes) | firsts) &
+               (m == 0xFFFF ? ~0ULL : (1ULL << (4 * __builtin_popcount(m))) - 1);
+        _mm512_storeu_si512((void *)(d + o), _mm512_maskz_compress_epi8(keep, lanes));
+        o += __builtin_popcountll(keep);
+        i += __builtin_popcount(m);
+    }
+    *at = i;
+    return o;
 }
 
 #endif /* DF_AVX512 */

@@ -1,5 +1,5 @@
-/* df_utf8_shape and df_utf8_decode of src/diverge_frames/_strings.h against a
- * character-by-character reference, on UTF-8
+/* df_utf8_shape, df_utf8_decode, df_ucs_size and df_ucs_encode of
+ * src/diverge_frames/_strings.h against character-by-character references, on UTF-8
  * built of every length of character and broken in every way UTF-8 breaks (a lead with
  * too few or too many continuation bytes, a stray continuation byte, overlong forms,
  * surrogates, code points past U+10FFFF, the bytes 0xF8-0xFF), at every length around
@@ -81,7 +81,7 @@ static df_ssize ref_encode(unsigned char *d, const uint32_t *cp, df_ssize n) {
     return o;
 }
 
-/* A code point below bound (0x80, 0x100, 0x800, 0x10000 or 0x110000), no surrogate,
+/* A code point below the bound of kind (0x100, 0x10000, 0x110000), no surrogate,
    of each UTF-8 length about as often (ASCII more). */
 static uint32_t random_cp(uint32_t bound) {
     uint32_t c;
@@ -183,15 +183,50 @@ static void corrupt(unsigned char *s, df_ssize n, df_ssize i) {
     }
 }
 
+static void check_encode(int kind, df_ssize n) {
+    static uint32_t cp[MAX];
+    static unsigned char u[4 * MAX], want[4 * MAX], out[4 * MAX + 64];
+    uint32_t bound = kind == 1 ? 0x100 : kind == 2 ? 0x10000 : 0x110000;
+    df_ssize i, size, at = 0, o = 0, cap;
+    checks++;
+    for (i = 0; i < n; i++) {
+        cp[i] = random_cp(bound);
+        if (kind == 1) u[i] = (unsigned char)cp[i];
+        else if (kind == 2) ((uint16_t *)u)[i] = (uint16_t)cp[i];
+        else ((uint32_t *)u)[i] = cp[i];
+    }
+    size = ref_encode(want, cp, n);
+    if (df_ucs_size(u, kind, n) != size) {
+        fail("size", 0, u);
+        return;
+    }
+    /* as the extension calls it: room for what is left and 64 bytes, or less */
+    cap = size + 64 - (df_ssize)(next_random() % 80);
+    if (cap < 64) cap = 64;
+    while (at < n) {
+        o += df_ucs_encode(out + o, cap - o, u, kind, n, &at);
+        if (at < n) cap += 64;
+    }
+    if (o != size || memcmp(out, want, (size_t)size)) fail("encode: bytes", 0, u);
+    if (kind > 1 && n > 0) { /* a surrogate anywhere */
+        i = (df_ssize)(next_random() % (unsigned)n);
+        if (kind == 2) ((uint16_t *)u)[i] = (uint16_t)(0xD800 + next_random() % 0x800);
+        else ((uint32_t *)u)[i] = 0xD800 + next_random() % 0x800;
+        if (df_ucs_size(u, kind, n) != -1) fail("size: a surrogate passed", 0, u);
+    }
+}
+
 int main(void) {
     static unsigned char buf[MAX + 64];
     static const uint32_t bounds[] = {0x80, 0x100, 0x800, 0x10000, 0x110000};
     df_ssize n, off, m, i;
-    int round, b;
+    int round, b, kind;
     df_strings_init();
     if (!df_transcodes()) {
         /* no kernel: nothing decodes, the extension calls CPython's codec */
-        if (df_utf8_decode(buf, 1, (const unsigned char *)"a", 1) != -1) failures++;
+        if (df_utf8_decode(buf, 1, (const unsigned char *)"a", 1) != -1 ||
+            df_ucs_size("a", 1, 1) != -1)
+            failures++;
         printf("transcode: no kernel on this path, DF_SSE2=%d\n", DF_SSE2);
         if (!failures) printf("ok: every transcoding matches its reference\n");
         return failures != 0;
@@ -210,6 +245,9 @@ int main(void) {
                     if (m >= 0) check_decode(buf + off, m);
                 }
             }
+    for (round = 0; round < 20; round++)
+        for (n = 0; n <= MAX; n += 1 + (n > 200) * 7)
+            for (kind = 1; kind <= 4; kind *= 2) check_encode(kind, n);
     printf("transcode: %ld checks, %d failures, DF_SSE2=%d\n", checks, failures, DF_SSE2);
     if (!failures) printf("ok: every transcoding matches its reference\n");
     return failures != 0;
