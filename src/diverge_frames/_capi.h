@@ -104,9 +104,11 @@ DF_INLINE int df_set_doc(PyObject *function, const char *doc) {
 #define DF_KEEPS_UTF8 1
 #if PY_VERSION_HEX >= 0x030D0000
 #define DF_UTF8_MALLOC PyMem_Malloc
+#define DF_UTF8_REALLOC PyMem_Realloc
 #define DF_UTF8_FREE PyMem_Free
 #else
 #define DF_UTF8_MALLOC PyObject_Malloc
+#define DF_UTF8_REALLOC PyObject_Realloc
 #define DF_UTF8_FREE PyObject_Free
 #endif
 #else
@@ -117,37 +119,34 @@ DF_INLINE int df_set_doc(PyObject *function, const char *doc) {
    msgspec's and orjson's encode of s, read it at once), as PyUnicode_AsUTF8AndSize
    gives it; NULL with UnicodeEncodeError set for a lone surrogate, MemoryError when
    out of memory. A compact non-ASCII str that keeps none yet gets it from
-   df_ucs_encode, 16 code points a step, where that kernel runs (df_transcodes) and
-   DF_KEEPS_UTF8 holds; any other str from CPython. */
+   df_ucs_encode, 16 code points a step, in a block of its longest UTF-8 cut to size,
+   where that kernel runs (df_transcodes) and DF_KEEPS_UTF8 holds; any other str, and
+   one with a surrogate, from CPython. */
 DF_INLINE const char *df_str_utf8(PyObject *s, Py_ssize_t *size) {
 #if DF_KEEPS_UTF8
     PyCompactUnicodeObject *c = (PyCompactUnicodeObject *)s;
-    const void *u;
-    unsigned char *utf8;
-    df_ssize n, m, at = 0, o;
+    unsigned char *utf8, *cut;
+    df_ssize n = PyUnicode_GET_LENGTH(s), m;
     int kind;
     if (df_transcodes() && PyUnicode_IS_COMPACT(s) && !PyUnicode_IS_ASCII(s) &&
-        c->utf8 == NULL) {
-        u = PyUnicode_DATA(s);
+        c->utf8 == NULL && n <= (PY_SSIZE_T_MAX - 64) / 4) {
         kind = (int)PyUnicode_KIND(s);
-        n = PyUnicode_GET_LENGTH(s);
-        m = df_ucs_size(u, kind, n);
-        if (m >= 0) { /* else a surrogate: CPython's error below */
-            utf8 = (unsigned char *)DF_UTF8_MALLOC((size_t)m + 64);
-            if (utf8 == NULL) {
-                PyErr_NoMemory();
-                return NULL;
-            }
-            o = df_ucs_encode(utf8, m + 64, u, kind, n, &at); /* all of it: room for it */
-            if (at == n && o == m) {
-                utf8[m] = '\0';
-                c->utf8 = (char *)utf8;
-                c->utf8_length = m;
-                *size = m;
-                return (const char *)utf8;
-            }
-            DF_UTF8_FREE(utf8);
+        utf8 = (unsigned char *)DF_UTF8_MALLOC((size_t)df_ucs_room(kind, n));
+        if (utf8 == NULL) {
+            PyErr_NoMemory();
+            return NULL;
         }
+        m = df_ucs_encode(utf8, PyUnicode_DATA(s), kind, n);
+        if (m >= 0) {
+            cut = (unsigned char *)DF_UTF8_REALLOC(utf8, (size_t)m + 1);
+            if (cut != NULL) utf8 = cut; /* else the longer block is kept */
+            utf8[m] = '\0';
+            c->utf8 = (char *)utf8;
+            c->utf8_length = m;
+            *size = m;
+            return (const char *)utf8;
+        }
+        DF_UTF8_FREE(utf8); /* a surrogate: CPython's error below */
     }
 #endif
     return PyUnicode_AsUTF8AndSize(s, size);

@@ -13,7 +13,7 @@
  *                       as serde_json escapes it (encode's long strings);
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds;
- *   df_utf8_shape, df_utf8_decode, df_ucs_size, df_ucs_encode
+ *   df_utf8_shape, df_utf8_decode, df_ucs_room, df_ucs_encode
  *                       UTF-8 into a str's code units and back (_transcode_avx512.h), on
  *                       the AVX-512 path only (df_transcodes() says whether): elsewhere
  *                       the extension calls CPython's own codec.
@@ -151,25 +151,22 @@ DF_INLINE int df_utf8_decode(void *d, int kind, const unsigned char *s, df_ssize
     return -1;
 }
 
-/* df_ucs_size(u, kind, n): the length of the UTF-8 of n code units of kind at u, or -1
-   for a surrogate among them. */
-DF_INLINE df_ssize df_ucs_size(const void *u, int kind, df_ssize n) {
-#if DF_AVX512
-    if (df_string_path == 3) return df_ucs_size_avx512(u, kind, n);
-#endif
-    (void)u, (void)kind, (void)n;
-    return -1;
+/* df_ucs_room(kind, n): the room df_ucs_encode wants for n code units of kind: their
+   longest UTF-8 (two bytes a UCS-1 unit, three a UCS-2 one, four a UCS-4 one) and the
+   64 bytes a step stores. */
+DF_INLINE df_ssize df_ucs_room(int kind, df_ssize n) {
+    return n * (kind == 1 ? 2 : kind == 2 ? 3 : 4) + 64;
 }
 
-/* df_ucs_encode(d, cap, u, kind, n, &at): u[*at:n] written at d as UTF-8 while 64
-   bytes of room are left; the length written, *at moved past what was read. */
-DF_INLINE df_ssize df_ucs_encode(unsigned char *d, df_ssize cap, const void *u, int kind,
-                                 df_ssize n, df_ssize *at) {
+/* df_ucs_encode(d, u, kind, n): the n code units of kind at u written at d (room for
+   df_ucs_room(kind, n) bytes) as UTF-8; the length written, or -1 for a surrogate among
+   them, or when no kernel runs (df_transcodes). */
+DF_INLINE df_ssize df_ucs_encode(unsigned char *d, const void *u, int kind, df_ssize n) {
 #if DF_AVX512
-    if (df_string_path == 3) return df_ucs_encode_avx512(d, cap, u, kind, n, at);
+    if (df_string_path == 3) return df_ucs_encode_avx512(d, u, kind, n);
 #endif
-    (void)d, (void)cap, (void)u, (void)kind, (void)n, (void)at;
-    return 0;
+    (void)d, (void)u, (void)kind, (void)n;
+    return -1;
 }
 
 #endif /* DF_STRINGS_H */

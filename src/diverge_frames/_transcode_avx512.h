@@ -9,8 +9,7 @@
  *                          their lead bytes call for;
  *   df_utf8_decode_avx512  those bytes into code units of a kind, validated as Rust's
  *                          str and CPython's strict decoder validate UTF-8;
- *   df_ucs_size_avx512     the length of the UTF-8 of code units (or a lone surrogate);
- *   df_ucs_encode_avx512   code units written as UTF-8.
+ *   df_ucs_encode_avx512   code units written as UTF-8 (or a lone surrogate found).
  *
  * Decoding takes 16 characters a step: the lead bytes of a 64-byte block (every byte
  * that is not 10xxxxxx) are found as a mask, their positions compressed (vpcompressb),
@@ -95,17 +94,13 @@ DF_TARGET_TRANSCODE static inline void df_store_units_avx512(void *d, int kind, 
         _mm512_mask_storeu_epi32(d, k, v);
 }
 
-/* df_utf8_decode(d, kind, s, n): the UTF-8 bytes s[0:n] written at d as code units of
-   kind (1, 2 or 4 bytes), one per character (df_utf8_shape's count, which d holds).
-   Returns 0, or -1 when s[0:n] is not well-formed UTF-8 (then what was written is of
-   no use; never more than the count). The kind must be at least what df_utf8_shape
-   gave (a code point that does not fit is no error here). */
-DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
-                                                            const unsigned char *s, df_ssize n) {
-    const __m512i iota = _mm512_set_epi8(
-        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43,
-        42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
-        21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+/* Up to 16 characters of the block v decoded and stored: lead holds the positions of
+   their lead bytes in v, next each one's following lead (or where the block's data
+   ends); the first k (the mask take) stored as units of kind at d. Whether one of them
+   is not well-formed. */
+DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __m512i v,
+                                                           __m128i lead8, __m128i next8,
+                                                           __mmask16 take) {
     /* each 32-bit lane's low byte (a lead's position) copied to its four bytes */
     const __m512i spread = _mm512_set4_epi32(0x0C0C0C0C, 0x08080808, 0x04040404, 0);
     const __m512i bytes4 = _mm512_set1_epi32(0x03020100);
@@ -113,17 +108,58 @@ DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
     const __m512i keeps = DF_NIBBLES(0x7F, 0, 0x1F, 0x0F, 0x07);
     const __m512i shifts = DF_NIBBLES(18, 0, 12, 6, 0);
     const __m512i least = DF_NIBBLES(0, 0, 0x80, 0x800, 0x10000);
-    const __m512i c0 = _mm512_set1_epi8((char)0xC0), x3f = _mm512_set1_epi32(0x3F),
-                  ff = _mm512_set1_epi32(0xFF);
-    __m512i v, at, next, x, lead, first, nibble, len, cp;
-    __m128i pos, pos_hi;
-    uint64_t valid, leads, window;
-    __mmask16 take, bad;
+    const __m512i x3f = _mm512_set1_epi32(0x3F), ff = _mm512_set1_epi32(0xFF);
+    __m512i next = _mm512_cvtepu8_epi32(next8), lead = _mm512_cvtepu8_epi32(lead8);
+    __m512i x, first, nibble, len, cp;
+    __mmask16 bad;
+    x = _mm512_permutexvar_epi8(_mm512_add_epi32(_mm512_shuffle_epi8(lead, spread), bytes4), v);
+    first = _mm512_and_si512(x, ff); /* each character's lead byte */
+    nibble = _mm512_srli_epi32(first, 4);
+    len = _mm512_permutexvar_epi32(nibble, lengths);
+    cp = _mm512_or_si512(
+        _mm512_slli_epi32(_mm512_and_si512(first, _mm512_permutexvar_epi32(nibble, keeps)), 18),
+        _mm512_ternarylogic_epi32(
+            _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 8), x3f), 12),
+            _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 16), x3f), 6),
+            _mm512_and_si512(_mm512_srli_epi32(x, 24), x3f), 0xFE));
+    cp = _mm512_srlv_epi32(cp, _mm512_permutexvar_epi32(nibble, shifts));
+    bad = _mm512_cmpneq_epi32_mask(_mm512_sub_epi32(next, lead), len) |
+          _mm512_cmplt_epu32_mask(cp, _mm512_permutexvar_epi32(nibble, least)) |
+          _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF)) |
+          _mm512_cmpeq_epi32_mask(_mm512_and_si512(cp, _mm512_set1_epi32(0x1FF800)),
+                                  _mm512_set1_epi32(0xD800)) |
+          _mm512_cmpge_epu32_mask(first, _mm512_set1_epi32(0xF8));
+    df_store_units_avx512(d, kind, cp, take);
+    return (bad & take) != 0;
+}
+
+/* df_utf8_decode(d, kind, s, n): the UTF-8 bytes s[0:n] written at d as code units of
+   kind (1, 2 or 4 bytes), one per character (df_utf8_shape's count, which d holds).
+   Returns 0, or -1 when s[0:n] is not well-formed UTF-8 (then what was written is of
+   no use; never more than the count). The kind must be at least what df_utf8_shape
+   gave (a code point that does not fit is no error here).
+
+   A block's characters are those whose lead lies in its first 61 bytes (so that all
+   four of their bytes are in it; all of them in the last, short block), taken 16 at a
+   time from the one load, the next block starting at the first lead not taken. */
+DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
+                                                            const unsigned char *s, df_ssize n) {
+    const __m512i iota = _mm512_set_epi8(
+        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43,
+        42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
+        21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i c0 = _mm512_set1_epi8((char)0xC0);
+    __m512i v, at;
+    __m128i p0, p1, p2, p3, end;
+    uint64_t valid, leads, window, rest;
     df_ssize i = 0, o = 0, rem;
-    unsigned k, total, step;
+    unsigned k, size;
+    int bad;
     unsigned char *d1 = (unsigned char *)d;
     uint16_t *d2 = (uint16_t *)d;
     uint32_t *d4 = (uint32_t *)d;
+#define DF_UNITS(at) (kind == 1 ? (void *)(d1 + (at)) : kind == 2 ? (void *)(d2 + (at)) \
+                                                                   : (void *)(d4 + (at)))
     while (i < n) {
         rem = n - i;
         v = df_block_avx512(s + i, rem, &valid);
@@ -152,100 +188,57 @@ DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
             o += 64;
             continue;
         }
-        /* the characters taken: the first 16 whose four bytes lie in the block */
+        size = (unsigned)(rem >= 64 ? 64 : rem);
         window = rem >= 64 ? leads & ((1ULL << 61) - 1) : leads;
-        total = (unsigned)__builtin_popcountll(leads);
-        k = (unsigned)__builtin_popcountll(window);
-        if (k > 16) k = 16;
-        take = (__mmask16)((1u << k) - 1);
+        rest = leads & ~window;
+        k = (unsigned)__builtin_popcountll(window); /* 1 to 61 */
         /* the leads' positions, then where the block's data ends */
-        at = _mm512_mask_compress_epi8(_mm512_set1_epi8((char)(rem >= 64 ? 64 : rem)), leads,
-                                       iota);
-        pos = _mm512_castsi512_si128(at);
-        pos_hi = _mm512_extracti32x4_epi32(at, 1);
-        next = _mm512_cvtepu8_epi32(_mm_alignr_epi8(pos_hi, pos, 1));
-        lead = _mm512_cvtepu8_epi32(pos);
-        x = _mm512_permutexvar_epi8(
-            _mm512_add_epi32(_mm512_shuffle_epi8(lead, spread), bytes4), v);
-        first = _mm512_and_si512(x, ff); /* each character's lead byte */
-        nibble = _mm512_srli_epi32(first, 4);
-        len = _mm512_permutexvar_epi32(nibble, lengths);
-        cp = _mm512_or_si512(
-            _mm512_slli_epi32(_mm512_and_si512(first, _mm512_permutexvar_epi32(nibble, keeps)),
-                              18),
-            _mm512_ternarylogic_epi32(
-                _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 8), x3f), 12),
-                _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 16), x3f), 6),
-                _mm512_and_si512(_mm512_srli_epi32(x, 24), x3f), 0xFE));
-        cp = _mm512_srlv_epi32(cp, _mm512_permutexvar_epi32(nibble, shifts));
-        bad = _mm512_cmpneq_epi32_mask(_mm512_sub_epi32(next, lead), len) |
-              _mm512_cmplt_epu32_mask(cp, _mm512_permutexvar_epi32(nibble, least)) |
-              _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF)) |
-              _mm512_cmpeq_epi32_mask(_mm512_and_si512(cp, _mm512_set1_epi32(0x1FF800)),
-                                      _mm512_set1_epi32(0xD800)) |
-              _mm512_cmpge_epu32_mask(first, _mm512_set1_epi32(0xF8));
-        if (bad & take) return -1;
-        df_store_units_avx512(kind == 1 ? (void *)(d1 + o) : kind == 2 ? (void *)(d2 + o)
-                                                                       : (void *)(d4 + o),
-                              kind, cp, take);
+        at = _mm512_mask_compress_epi8(_mm512_set1_epi8((char)size), leads, iota);
+        p0 = _mm512_castsi512_si128(at);
+        p1 = _mm512_extracti32x4_epi32(at, 1);
+        bad = df_utf8_chars_avx512(DF_UNITS(o), kind, v, p0, _mm_alignr_epi8(p1, p0, 1),
+                                   (__mmask16)(k >= 16 ? 0xFFFF : (1u << k) - 1));
+        if (k > 16) {
+            p2 = _mm512_extracti32x4_epi32(at, 2);
+            bad |= df_utf8_chars_avx512(DF_UNITS(o + 16), kind, v, p1, _mm_alignr_epi8(p2, p1, 1),
+                                        (__mmask16)(k >= 32 ? 0xFFFF : (1u << (k - 16)) - 1));
+            if (k > 32) {
+                p3 = _mm512_extracti32x4_epi32(at, 3);
+                bad |= df_utf8_chars_avx512(
+                    DF_UNITS(o + 32), kind, v, p2, _mm_alignr_epi8(p3, p2, 1),
+                    (__mmask16)(k >= 48 ? 0xFFFF : (1u << (k - 32)) - 1));
+                if (k > 48) {
+                    end = _mm_set1_epi8((char)size); /* lane 15, never taken: k <= 63 */
+                    bad |= df_utf8_chars_avx512(DF_UNITS(o + 48), kind, v, p3,
+                                                _mm_alignr_epi8(end, p3, 1),
+                                                (__mmask16)((1u << (k - 48)) - 1));
+                }
+            }
+        }
+        if (bad) return -1;
         o += k;
-        /* on to the lead after the last taken, or the block's end */
-        step = k < total ? (unsigned)df_ctz64(_pdep_u64(1ULL << k, leads))
-                         : (unsigned)(rem >= 64 ? 64 : rem);
-        i += step;
+        /* on to the first lead not taken, or the block's end */
+        i += rest ? (df_ssize)df_ctz64(rest) : (df_ssize)size;
     }
+#undef DF_UNITS
     return 0;
 }
 
-/* df_ucs_size(u, kind, n): the length of the UTF-8 of the n code units of kind at u,
-   or -1 when one is a surrogate (U+D800-U+DFFF, which UTF-8 cannot hold). */
-DF_TARGET_TRANSCODE static inline df_ssize df_ucs_size_avx512(const void *u, int kind,
-                                                              df_ssize n) {
-    const unsigned char *u1 = (const unsigned char *)u;
-    const uint16_t *u2 = (const uint16_t *)u;
-    const uint32_t *u4 = (const uint32_t *)u;
-    df_ssize i, size = n;
-    __m512i v;
-    __mmask16 m;
-    if (kind == 1) {
-        for (i = 0; i < n; i += 64) {
-            size += (df_ssize)__builtin_popcountll(_mm512_movepi8_mask(_mm512_maskz_loadu_epi8(
-                n - i >= 64 ? ~0ULL : (1ULL << (n - i)) - 1, (const void *)(u1 + i))));
-        }
-        return size;
-    }
-    for (i = 0; i < n; i += 16) {
-        m = (__mmask16)(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
-        v = kind == 2 ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, (const void *)(u2 + i)))
-                      : _mm512_maskz_loadu_epi32(m, (const void *)(u4 + i));
-        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(v, _mm512_set1_epi32(~0x7FF)),
-                                    _mm512_set1_epi32(0xD800)))
-            return -1;
-        size += (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x80))) +
-                (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x800))) +
-                (df_ssize)__builtin_popcount(_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x10000)));
-    }
-    return size;
-}
-
-/* df_ucs_encode(d, cap, u, kind, n, &at): the code units u[*at:n] of kind written at d
-   as UTF-8 while d has room (cap bytes; each step stores 64 bytes, never past cap), no
-   surrogate among them (df_ucs_size says). Returns the length written, with *at moved
-   past what was read: n when all of it, which df_ucs_size(u + at, n - at) + 64 bytes
-   of room always are. */
-DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d, df_ssize cap,
-                                                                const void *u, int kind,
-                                                                df_ssize n, df_ssize *at) {
+/* df_ucs_encode(d, u, kind, n): the n code units of kind at u written at d as UTF-8,
+   d having room for df_ucs_room(kind, n) bytes (each step stores 64); the length
+   written, or -1 when one is a surrogate (U+D800-U+DFFF, which UTF-8 cannot hold). */
+DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d, const void *u,
+                                                                int kind, df_ssize n) {
     const unsigned char *u1 = (const unsigned char *)u;
     const uint16_t *u2 = (const uint16_t *)u;
     const uint32_t *u4 = (const uint32_t *)u;
     const __m512i x3f = _mm512_set1_epi32(0x3F), x80 = _mm512_set1_epi32(0x80);
     const uint64_t firsts = 0x1111111111111111ULL;
-    df_ssize i = *at, o = 0;
+    df_ssize i = 0, o = 0;
     __m512i v, s6, s12, c0, c1, lanes;
     __mmask16 m, two, three, four;
     uint64_t keep;
-    while (i < n && cap - o >= 64) {
+    while (i < n) {
         if (kind == 1 && n - i >= 64) {
             v = _mm512_loadu_si512((const void *)(u1 + i));
             if (!_mm512_movepi8_mask(v)) { /* 64 ASCII code units: their bytes */
@@ -267,6 +260,9 @@ DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d
             continue;
         }
         three = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x800));
+        if (_mm512_mask_cmpeq_epi32_mask(three, _mm512_and_si512(v, _mm512_set1_epi32(~0x7FF)),
+                                         _mm512_set1_epi32(0xD800)))
+            return -1;
         four = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x10000));
         s6 = _mm512_srli_epi32(v, 6);
         s12 = _mm512_srli_epi32(v, 12);
@@ -295,7 +291,6 @@ DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d
         o += __builtin_popcountll(keep);
         i += __builtin_popcount(m);
     }
-    *at = i;
     return o;
 }
 
