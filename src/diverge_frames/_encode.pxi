@@ -31,13 +31,6 @@ cdef extern from "Python.h":
 
 
 cdef enum:
-    # A long result's bytes of _MAPPED_BLOCK or more start at _FIRST_BLOCK and grow
-    # (doubled, or to what is left) as they are written: a block allocated whole at
-    # that size is one glibc maps anew (each of its pages a fault) where its heap has
-    # not that much free in one piece (its default mmap threshold), a grown one extends
-    # into the heap's free end, as orjson's output does.
-    _MAPPED_BLOCK = 131072
-    _FIRST_BLOCK = 65536
     _MAX_SPLICED = 16       # the long strings of a result _spliced_encode writes; msgspec the rest
     _SHAPE_SMALL = 0        # a few short contents: the scratch buffer is the faster way
     _SHAPE_LARGE = 1        # left to msgspec's own buffer, grown once and shrunk in place
@@ -241,8 +234,6 @@ cdef object _spliced_encode(object value):
     if _exponent_candidate(<const unsigned char *>sk, n):
         return None
     cap += n
-    if cap >= _MAPPED_BLOCK:
-        cap = _FIRST_BLOCK  # grown as it is written
     result = _new_bytes(NULL, cap)
     PyBytes_AS_STRING(<object>result)[0] = _TAG_RESULT
     at = 1
