@@ -21,11 +21,13 @@ implementation.
 The C allocator is set once for the whole run (glibc, :func:`steady_allocator`): blocks
 up to 32 MiB come from the heap and freed memory is kept, so a case measured over and
 over reuses its memory and pays no page faults. A fresh cell (a new payload per call)
-is measured on a thread of its own, whose malloc arena holds no large free block, with
-every block of 128 KiB or more mapped new from the kernel and unmapped when freed
-(:func:`fresh_allocator`): the payload's copy and the result pay their page faults in
-every call, as they do in a process that receives frames of one size over and over
-(glibc maps a block new when it is at least as large as the largest it has freed).
+is measured on a thread of its own under glibc's starting settings
+(:func:`fresh_allocator`): every block of 128 KiB or more that the heap cannot serve is
+mapped new from the kernel and unmapped when freed, and the heap gives its free end
+back once that is 128 KiB or more, so the payload's copy and the result pay their page
+faults in every call, as they do in a process that receives frames of one size over and
+over (glibc maps a block new when it is at least as large as the largest it has freed),
+whichever way each implementation allocates its output (in one block, or grown).
 """
 
 from __future__ import annotations
@@ -105,21 +107,25 @@ def steady_allocator() -> bool:
 @contextlib.contextmanager
 def fresh_allocator() -> Iterator[None]:
     """Within: every block of 128 KiB or more that the heap cannot serve from free
-    memory is mapped new, and unmapped when freed."""
+    memory is mapped new, and unmapped when freed; the heap gives back its free end
+    once it is 128 KiB or more (glibc's starting settings), so that no implementation
+    finds a large block of memory it has touched before at the end of the heap."""
     if _MALLOPT is None:
         yield
         return
     _MALLOPT(_M_MMAP_THRESHOLD, FRESH_MMAP_THRESHOLD)
+    _MALLOPT(_M_TRIM_THRESHOLD, FRESH_MMAP_THRESHOLD)
     try:
         yield
     finally:
         _MALLOPT(_M_MMAP_THRESHOLD, STEADY_MMAP_THRESHOLD)
+        _MALLOPT(_M_TRIM_THRESHOLD, 2 * STEADY_MMAP_THRESHOLD)
 
 
 class _FreshThread:
     """One thread, started on first use, that runs the fresh cells' measurements (under
     :func:`fresh_allocator`) while the calling thread waits. glibc gives it a malloc
-    arena of its own, in which no block of 128 KiB or more is ever kept."""
+    arena of its own, which keeps no mapped block and no free end of 128 KiB or more."""
 
     def __init__(self) -> None:
         self._requests: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
