@@ -202,9 +202,7 @@ OUTPUT_SIZES = [65_535, 65_536, 65_600, 131_000, 131_072, 131_200, 300_000, 1_10
 @pytest.mark.parametrize("size", OUTPUT_SIZES)
 @pytest.mark.parametrize("char", ["a", "é", "😀", "\n", "\x01"])
 @pytest.mark.parametrize("count", [1, 3])
-def test_large_outputs(
-    frames: Any, size: int, char: str, count: int
-) -> None:
+def test_large_outputs(frames: Any, size: int, char: str, count: int) -> None:
     """Large results, made large by plain text, by UTF-8 and by escapes (six bytes a
     character): the pure twin's bytes, each string whole."""
     unit = len(json.dumps(char, ensure_ascii=False).encode()) - 2
