@@ -122,26 +122,31 @@ def encode_notification(value):
     cdef bytes out
     cdef df_floats floats
     cdef int i = _top(value)
+    cdef const df_method *encode_into = _encode_into
     if i < 0:
         raise TypeError(
             "a notification channel carries a ServerNotification or ErrorData,"
             f" not {type(value).__name__}"
         )
+    encode = _encode
     if not _ok_floats(value, _TOP_PLAN[i], &floats):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
         floats.n = 0
+    elif _keys_ordered():  # the same bytes without the dicts' sort
+        encode_into = _encode_into_unsorted
+        encode = _encode_unsorted
     try:
         if i == _I_CUSTOM:
             params = _get(value, _PARAMS_AT, "params")
             if type(params) is dict and "_meta" not in params:
                 # rmcp's order, the encoder's
-                out = _tagged_into(_encode_into, _encode, value, _TAG_NOTIFICATION)
+                out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION)
             else:
                 out = _tagged(encode_custom, value, _TAG_NOTIFICATION)
         elif i == _I_ERROR:
-            out = _tagged_into(_encode_into, _encode, value, _TAG_ERROR)
+            out = _tagged_into(encode_into, encode, value, _TAG_ERROR)
         else:
-            out = _tagged_into(_encode_into, _encode, value, _TAG_NOTIFICATION)
+            out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION)
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if floats.n:
@@ -170,8 +175,11 @@ def encode_read_resource(value):
                 out = _tagged(_encode, value, _TAG_RESULT)
         elif cls is _ErrorData:
             if not _ok(value, _TOP_PLAN[_I_ERROR]):
-                value = _check(value)
-            out = _tagged_into(_encode_into, _encode, value, _TAG_ERROR)
+                out = _tagged_into(_encode_into, _encode, _check(value), _TAG_ERROR)
+            elif _keys_ordered():  # the same bytes without the dicts' sort
+                out = _tagged_into(_encode_into_unsorted, _encode_unsorted, value, _TAG_ERROR)
+            else:
+                out = _tagged_into(_encode_into, _encode, value, _TAG_ERROR)
         else:
             raise TypeError(
                 "a read-resource channel carries a ReadResourceResult or ErrorData,"

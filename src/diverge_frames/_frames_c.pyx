@@ -154,9 +154,14 @@ _method_init(&_DECODERS[_D_ERROR], w.error_decoder.decode)
 cdef df_method _ENCODE_INTO
 _method_init(&_ENCODE_INTO, w.encoder.encode_into)
 cdef df_method *_encode_into = &_ENCODE_INTO
+# The same encoder without order="deterministic", for a value whose dicts are all in
+# sorted order already (_check.h's df_keys_ordered): the same bytes, no sort.
+cdef df_method _ENCODE_INTO_UNSORTED
+_method_init(&_ENCODE_INTO_UNSORTED, w.unsorted_encoder.encode_into)
+cdef df_method *_encode_into_unsorted = &_ENCODE_INTO_UNSORTED
 #: Whether every one of them is called through its C function (for the tests).
 FAST_CALLS = all([_method_fast(&_DECODERS[_i]) for _i in range(_N_DECODERS)]
-                 + [_method_fast(&_ENCODE_INTO)])
+                 + [_method_fast(&_ENCODE_INTO), _method_fast(&_ENCODE_INTO_UNSORTED)])
 
 cdef enum:
     # What _COUNTS counts: msgspec's readings of a body, and serde_json's scans in C.
@@ -213,6 +218,7 @@ cdef inline object _any_decoder(object body):
     _count(_READS)
     return _decode_any(body)
 cdef object _encode = w.encoder.encode
+cdef object _encode_unsorted = w.unsorted_encoder.encode
 #: Where small outputs are encoded (tag byte first) before one copy into their bytes;
 #: None while in use. Kept only while it stays small.
 cdef object _scratch = bytearray(1024)
