@@ -130,6 +130,17 @@ static int df_keys_in_order = 1;
 
 DF_INLINE int df_keys_ordered(void) { return !DF_GIL_DISABLED && df_keys_in_order; }
 
+/* What the last df_ok_floats saw of a custom notification's params (the one member
+ * FLAG_META_OBJECT marks): DF_PARAMS_UNSEEN (not walked: None, or another class),
+ * DF_PARAMS_NO_META (a dict without a "_meta" key: rmcp writes it in the encoder's own
+ * order) or DF_PARAMS_META. With a GIL only, as df_keys_in_order. */
+#define DF_PARAMS_UNSEEN 0
+#define DF_PARAMS_NO_META 1
+#define DF_PARAMS_META 2
+static int df_params_seen = DF_PARAMS_UNSEEN;
+
+DF_INLINE int df_custom_params(void) { return DF_GIL_DISABLED ? DF_PARAMS_UNSEEN : df_params_seen; }
+
 /* Whether the exact str a sorts before the exact str b as msgspec's order="deterministic"
  * sorts a dict's keys, and serde_json's Map (a BTreeMap) does: by code point (UTF-8's byte
  * order). */
@@ -213,6 +224,7 @@ DF_INLINE int df_is_meta_key(PyObject *k) {
 static int df_ok_meta_object(PyObject *v, int level) {
     Py_ssize_t pos = 0;
     PyObject *key, *item, *before = NULL;
+    int seen = DF_PARAMS_NO_META;
     if (level + 1 > df_max_depth) {
         return 0;
     }
@@ -221,13 +233,17 @@ static int df_ok_meta_object(PyObject *v, int level) {
             return 0;
         }
         DF_KEY_IN_ORDER(before, key);
-        if (df_is_meta_key(key) && item != Py_None && !PyDict_CheckExact(item)) {
-            return 0;
+        if (df_is_meta_key(key)) {
+            if (item != Py_None && !PyDict_CheckExact(item)) {
+                return 0;
+            }
+            seen = DF_PARAMS_META;
         }
         if (!df_ok_json(item, level + 1)) {
             return 0;
         }
     }
+    if (!DF_GIL_DISABLED) df_params_seen = seen;
     return 1;
 }
 
@@ -427,7 +443,10 @@ static int df_ok(PyObject *v, const df_plan *plan) {
 /* df_ok, passing also the ints in f64 members that ``floats`` then lists. */
 static int df_ok_floats(PyObject *v, const df_plan *plan, df_floats *floats) {
     floats->n = 0;
-    if (!DF_GIL_DISABLED) df_keys_in_order = 1;
+    if (!DF_GIL_DISABLED) {
+        df_keys_in_order = 1;
+        df_params_seen = DF_PARAMS_UNSEEN;
+    }
     return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1, floats);
 }
 

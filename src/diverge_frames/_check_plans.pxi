@@ -62,6 +62,8 @@ cdef extern from "_check.h":
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
     bint _ok_floats "df_ok_floats"(object v, const df_plan *plan, df_floats *floats) noexcept
     bint _keys_ordered "df_keys_ordered"() noexcept
+    int _custom_params "df_custom_params"() noexcept
+    int _PARAMS_NO_META "DF_PARAMS_NO_META"
     PyObject *_member "DF_MEMBER"(object obj, Py_ssize_t offset) noexcept
     int DF_KIND_STR, DF_KIND_BOOL, DF_KIND_F64, DF_KIND_INT, DF_KIND_ENUM, DF_KIND_JSON
     int DF_KIND_OBJECT, DF_KIND_STRUCT, DF_KIND_LIST, DF_KIND_MAP, DF_KIND_F32, DF_KIND_MODEL

@@ -117,6 +117,12 @@ cdef object _tagged(object encode, object value, char tag):
     return result
 
 
+cdef inline bint _plain_params(object params):
+    """Whether a custom notification's params are written in the encoder's own order
+    (rmcp writes ``_meta`` first, then the others sorted)."""
+    return type(params) is dict and "_meta" not in params
+
+
 @cython.binding(False)
 def encode_notification(value):
     cdef bytes out
@@ -128,17 +134,20 @@ def encode_notification(value):
             "a notification channel carries a ServerNotification or ErrorData,"
             f" not {type(value).__name__}"
         )
+    cdef bint plain_params = False
     encode = _encode
     if not _ok_floats(value, _TOP_PLAN[i], &floats):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
         floats.n = 0
-    elif _keys_ordered():  # the same bytes without the dicts' sort
-        encode_into = _encode_into_unsorted
-        encode = _encode_unsorted
+    else:
+        # the walk saw a custom notification's params: a dict, and no "_meta" in it
+        plain_params = _custom_params() == _PARAMS_NO_META
+        if _keys_ordered():  # the same bytes without the dicts' sort
+            encode_into = _encode_into_unsorted
+            encode = _encode_unsorted
     try:
         if i == _I_CUSTOM:
-            params = _get(value, _PARAMS_AT, "params")
-            if type(params) is dict and "_meta" not in params:
+            if plain_params or _plain_params(_get(value, _PARAMS_AT, "params")):
                 # rmcp's order, the encoder's
                 out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION)
             else:
