@@ -85,3 +85,69 @@ def test_public_functions_are_builtins_with_the_pure_signature() -> None:
     assert c.decode_read_resource(payload=RESULTS[0]) == c.decode_read_resource(RESULTS[0])
     with pytest.raises(TypeError):
         c._set_doc(len, "not ours")
+
+
+def test_bare_notifications_are_every_typed_method_without_params() -> None:
+    # The table is built from the decode itself: every typed method whose bare body
+    # decodes to a value of None and str members (the list-changed notifications, and
+    # the custom notifications rmcp reads a typed method without its params as).
+    compiled = helpers.compiled()
+    expected = []
+    for method in _wire.TYPED_METHODS:
+        try:
+            value = _frames_py.decode_notification(b'\x00{"method":"%s"}' % method.encode())
+        except Exception:
+            continue
+        if all(getattr(value, f) is None or type(getattr(value, f)) is str
+               for f in value.__struct_fields__):  # fmt: skip
+            expected.append(method)
+    assert list(compiled.BARE_METHODS) == expected
+    assert {"notifications/tools/list_changed", "notifications/resources/list_changed",
+            "notifications/prompts/list_changed"} <= set(expected)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", [*_wire.TYPED_METHODS, "x/unknown"])
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview, "readonly"])
+def test_a_bare_notification_is_a_new_value_equal_to_the_pure_twins(method, kind) -> None:
+    compiled = helpers.compiled()
+    raw = b'\x00{"method":"%s"}' % method.encode()
+    payload = memoryview(raw) if kind == "readonly" else kind(raw)  # type: ignore[operator]
+    try:
+        expected = _frames_py.decode_notification(raw)
+    except Exception as exc:
+        with pytest.raises(type(exc)):
+            compiled.decode_notification(payload)
+        return
+    first = compiled.decode_notification(payload)
+    second = compiled.decode_notification(payload)
+    assert type(first) is type(expected) and first == expected
+    assert first is not second and second == expected
+    if "params" in type(first).__struct_fields__:
+        first.params = t.NotificationParams(meta={"k": 1})  # one changed: the next is not
+        assert compiled.decode_notification(payload) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"method":"notifications/tools/list_changed" }',
+        b'{ "method":"notifications/tools/list_changed"}',
+        b'{"method":"notifications/tools/list_changed","params":{}}',
+        b'{"method":"notifications/tools/list_changed","params":{"_meta":{"a":1}}}',
+        b'{"method":"notifications/tools/list_changed","params":null}',
+        b'{"method":"notifications/tools/list_changed"}}',
+        b'{"method":"notifications/tools/list_changeD"}',
+        b'{"method":"notifications/tools\\/list_changed"}',
+    ],
+)
+def test_near_bare_bodies_are_read_as_the_pure_twin_reads_them(body: bytes) -> None:
+    compiled = helpers.compiled()
+    try:
+        expected = _frames_py.decode_notification(b"\x00" + body)
+    except Exception as exc:
+        with pytest.raises(type(exc)) as info:
+            compiled.decode_notification(b"\x00" + body)
+        assert str(info.value) == str(exc)
+        return
+    got = compiled.decode_notification(b"\x00" + body)
+    assert type(got) is type(expected) and got == expected

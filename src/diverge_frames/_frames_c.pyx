@@ -78,6 +78,7 @@ cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
     int PyBUF_READ
     PyObject *PyObject_CallOneArg(object callable, object arg) except NULL
+    object PyObject_CallNoArgs(object callable)
     int _PyBytes_Resize(PyObject **bytes, Py_ssize_t newsize) except -1
     Py_ssize_t Py_REFCNT(PyObject *o)
     void Py_SET_SIZE(object o, Py_ssize_t size)
@@ -435,10 +436,15 @@ cdef inline object _decode_notification(object payload):
     cdef _Split s
     if 0 <= n <= _COPY_LIMIT:
         p = <const unsigned char *>PyBytes_AS_STRING(payload)
-        if p[0] == _TAG_NOTIFICATION and n >= _SPLICE_STRING:
-            value = _spliced_log(p + 1, n)
-            if value is not None:
-                return value
+        if p[0] == _TAG_NOTIFICATION:
+            if n <= _BARE_LONGEST:
+                value = _bare(p + 1, n)
+                if value is not None:
+                    return value
+            elif n >= _SPLICE_STRING:
+                value = _spliced_log(p + 1, n)
+                if value is not None:
+                    return value
         body = _take_body(p + 1, n)
         try:
             return _notification(body, p + 1, n, p[0])
@@ -447,10 +453,15 @@ cdef inline object _decode_notification(object payload):
     s = _split(payload)
     if _writable(s):
         return _guarded(payload, s, _EXPECT_NOTIFICATION)
-    if s.tag == _TAG_NOTIFICATION and s.size >= _SPLICE_STRING:
-        value = _spliced_log(s.data, s.size)
-        if value is not None:
-            return value
+    if s.tag == _TAG_NOTIFICATION:
+        if s.size <= _BARE_LONGEST:
+            value = _bare(s.data, s.size)
+            if value is not None:
+                return value
+        elif s.size >= _SPLICE_STRING:
+            value = _spliced_log(s.data, s.size)
+            if value is not None:
+                return value
     return _notification(s.body, s.data, s.size, s.tag)
 
 
@@ -529,6 +540,34 @@ cdef object _misfit(object src, int tag):
     except _DECODE_ERRORS:
         return None
     return custom(value, tag)
+
+
+# ------------------------------------------------------------------ bare notifications
+
+# The typed notifications read from ``{"method":"<m>"}`` alone (no params), rmcp's bytes
+# for them (the list-changed ones): for each, those bytes and the copy method of the
+# value the decode gives them (_bare_notifications, at the end of this module).
+cdef enum:
+    _MAX_BARE = 16
+cdef Py_ssize_t _N_BARE = 0
+cdef Py_ssize_t _BARE_LONGEST = -1  # the longest body in the table (-1: none yet)
+cdef const char *_BARE_PTR[_MAX_BARE]
+cdef Py_ssize_t _BARE_LEN[_MAX_BARE]
+cdef list _BARE_KEPT = []  # what the pointers and copies above point into
+
+
+cdef inline object _bare(const unsigned char *p, Py_ssize_t n):
+    """The notification of a body ``p[:n]`` that is byte for byte one of rmcp's bare
+    notifications, or None: a copy of the value the decode gave those bytes at import
+    (its members all None or a str, so a copy is that decode's value, a new object)."""
+    cdef Py_ssize_t i
+    for i in range(_N_BARE):
+        if _BARE_LEN[i] == n and memcmp(_BARE_PTR[i], p, n) == 0:
+            return PyObject_CallNoArgs(<object>_BARE_COPY[i])
+    return None
+
+
+cdef PyObject *_BARE_COPY[_MAX_BARE]
 
 
 cdef object _custom_fast(object src):
@@ -666,3 +705,35 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         if value is not None:
             return value
         raise _msgspec_rejected(body, src, tag, _EXPECT_ERROR, exc)
+
+
+def _bare_notifications():
+    """Fill the table of ``_bare``: each typed method whose ``{"method":"<m>"}`` decodes
+    (by the path ``_bare`` stands in for, before the table has it) to a value whose
+    members are all None or a str (nothing a copy would share that could change)."""
+    global _N_BARE, _BARE_LONGEST
+    for method in w.TYPED_METHODS:
+        body = b'{"method":"%s"}' % method.encode()
+        try:
+            value = _decode_notification(bytes([_TAG_NOTIFICATION]) + body)
+        except Exception:
+            continue  # its params are required
+        members = [getattr(value, name) for name in value.__struct_fields__]
+        if not all(m is None or type(m) is str for m in members):
+            continue
+        if _N_BARE == _MAX_BARE:
+            raise ImportError(f"more than {_MAX_BARE} bare notifications: _MAX_BARE")
+        copy = value.__copy__
+        _BARE_KEPT.extend((body, copy))
+        _BARE_PTR[_N_BARE] = PyBytes_AS_STRING(body)
+        _BARE_LEN[_N_BARE] = len(body)
+        _BARE_COPY[_N_BARE] = <PyObject *>copy
+        _N_BARE += 1
+    _BARE_LONGEST = max([len(body) for body in _BARE_KEPT[::2]], default=-1)
+
+
+_bare_notifications()
+#: The methods ``_bare`` reads (for the tests).
+BARE_METHODS = tuple(
+    [bytes(body)[11:-2].decode() for body in _BARE_KEPT[::2]]
+)
