@@ -3,7 +3,8 @@
 functions (``_strings.h``, checked by ``tests/c/test_strings.c`` on every path the CPU
 has: AVX-512, AVX2, SSE2, SWAR), their writing of a str's content by
 ``tests/c/test_write.c``, their UTF-8 transcoding (``_transcode_avx512.h``) by
-``tests/c/test_transcode.c``.
+``tests/c/test_transcode.c``; and the glance of ``_serde_json_glance.h``, 64 bytes a
+block, against its byte loop by ``tests/c/test_glance.c``.
 
 Each program is compiled with the C compiler that builds the extension and run twice:
 as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback path that
@@ -33,6 +34,10 @@ SOURCES = {
     "_strings.h transcode": (
         Path(__file__).parent / "c" / "test_transcode.c",
         "every transcoding matches",
+    ),
+    "_serde_json_glance.h": (
+        Path(__file__).parent / "c" / "test_glance.c",
+        "the glance matches",
     ),
 }
 

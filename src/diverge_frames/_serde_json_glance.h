@@ -1,5 +1,12 @@
 /* The glance, in C (see _serde_json.h): df_sj_glance, a cheaper look at a body than
  * df_sj_scan that says when msgspec reads it as serde_json does (or rejects it).
+ *
+ * With SSE2 the body is read 64 bytes a block, simdjson's stage 1: bit masks of its
+ * quotes, backslashes and the bytes the glance acts on (brackets, colons, a number's
+ * bytes), whether it holds a byte >= 0x80; the quotes a backslash escapes are found for
+ * the whole block at once (df_escaped64), the bytes inside strings by a prefix XOR of
+ * the others, and only the bytes outside strings that the glance acts on are visited,
+ * one at a time. Without SSE2 it is df_sj_glance_bytes, the byte loop it is held to.
  */
 #ifndef DF_SERDE_JSON_GLANCE_H
 #define DF_SERDE_JSON_GLANCE_H
@@ -8,6 +15,7 @@
 #include "_scan.h"
 #include "_serde_json_number.h"
 #include "_serde_json_scan.h"
+#include "_strings_base.h"
 
 /* df_sj_glance looks at the keys of objects nested this deep or less (and of at most
    this many keys); a struct position deeper than it sends every body to df_sj_scan. */
@@ -22,6 +30,12 @@ DF_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_
     return kind == DF_NUM_PLAIN ? i : -1;
 }
 
+#if DF_SSE2
+#define DF_GLANCE_BYTES_INLINE DF_INLINE
+#else
+#define DF_GLANCE_BYTES_INLINE DF_ALWAYS_INLINE
+#endif
+
 /* df_sj_glance(p, n, rules, &top_keys): a cheaper look at the body p[:n] than df_sj_scan
    (no positions, no syntax): 0 when msgspec reads it as serde_json does or rejects it,
    else 1 (df_sj_scan decides). 0 needs valid UTF-8, every number plain (df_sj_number),
@@ -34,11 +48,13 @@ DF_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_
    sends it to the exact reading), or an array where serde's derived struct reads its
    sequence form (a repeated in df_sj_scan's terms), which msgspec's struct, literal or
    union there rejects. With 0, *top_keys is how many
-   keys the top-level object has. Reads only p[:n]. Inlined at each call (each decode's,
-   through _exact.pxi's _source): out of line, GCC's copy of it cost the small frames more
-   time than its instructions (bench_guard). */
-DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
-                                  int *top_keys) {
+   keys the top-level object has. Reads only p[:n].
+
+   df_sj_glance_bytes is the glance a byte (or a string) at a time: the reference that
+   df_sj_glance's blocks are held to (tests/c/test_glance.c), and df_sj_glance itself
+   where SSE2 is not compiled in (arm64) and on bodies under 16 bytes. */
+DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n,
+                                              const df_sj_rules *rules, int *top_keys) {
     uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
@@ -116,5 +132,197 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
     }
     return 0;
 }
+
+
+#if DF_SSE2
+
+#define DF_GLANCE_MASK(v) ((uint64_t)(unsigned)_mm_movemask_epi8(v))
+
+/* The masks of the 16 bytes v (bit i: byte i) df_sj_glance reads: quotes, backslashes,
+   and the bytes it acts on: { } [ ] : and - . / 0-9 (a number's bytes). */
+DF_ALWAYS_INLINE void df_sj_glance_chunk(__m128i v, unsigned *quote, unsigned *slash,
+                                         unsigned *acts) {
+    const __m128i t = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' and ']' as '{' and '}' */
+    const __m128i r = _mm_sub_epi8(v, _mm_set1_epi8('-'));  /* '-' to '9': 0 to 12 */
+    const __m128i a = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(t, _mm_set1_epi8('{')), _mm_cmpeq_epi8(t, _mm_set1_epi8('}'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                     _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8('9' - '-')), r)));
+    *quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
+    *slash = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
+    *acts = (unsigned)_mm_movemask_epi8(a);
+}
+
+/* The masks of the bytes p[0:len] (16 <= len; at most 64 of them read, bit i: byte i,
+   none past len), and in *high whether one is >= 0x80. Each 16 bytes one load; the last
+   ones, short of 16, the last 16 bytes with those already read shifted out. */
+DF_ALWAYS_INLINE void df_sj_glance_masks(const unsigned char *p, df_ssize len, uint64_t *quote,
+                                         uint64_t *slash, uint64_t *high, uint64_t *acts) {
+    uint64_t mq = 0, ms = 0, ma = 0;
+    unsigned q, s, a;
+    int k, off;
+    __m128i v, hv = _mm_setzero_si128();
+    for (k = 0; k < 64 && k < len; k += 16) {
+        if (k + 16 <= len) {
+            v = _mm_loadu_si128((const __m128i *)(p + k));
+            off = 0;
+        } else {
+            v = _mm_loadu_si128((const __m128i *)(p + len - 16));
+            off = (int)(k - (len - 16));
+        }
+        hv = _mm_or_si128(hv, v);
+        df_sj_glance_chunk(v, &q, &s, &a);
+        mq |= (uint64_t)(q >> off) << k;
+        ms |= (uint64_t)(s >> off) << k;
+        ma |= (uint64_t)(a >> off) << k;
+    }
+    *quote = mq;
+    *slash = ms;
+    *high = (uint64_t)_mm_movemask_epi8(hv);
+    *acts = ma;
+}
+
+/* Of x (bit i: byte i), bit i the XOR of bits 0 to i: set inside strings when x holds
+   their quotes (the opening quote's bit set, the closing one's clear). */
+DF_INLINE uint64_t df_sj_prefix_xor(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* The index of the last quote before index i, of the quotes q of the block at base and
+   pq of the block before it (base - 64 < i < base + 64), or -1 when neither holds one. */
+DF_INLINE df_ssize df_sj_quote_before(uint64_t q, uint64_t pq, df_ssize base, df_ssize i) {
+    uint64_t m;
+    if (i > base) {
+        m = q & (~0ULL >> (64 - (i - base)));
+        if (m) return base + 63 - df_clz64(m);
+        i = base;
+    }
+    if (i > base - 64) {
+        m = pq & (~0ULL >> (base - i));
+        if (m) return base - 1 - df_clz64(m);
+    }
+    return -1;
+}
+
+/* Whether a backslash is in p[a:b], of the backslashes s of the block at base and ps of
+   the block before it (b <= base + 64); 1 too when a is before the block before. */
+DF_INLINE int df_sj_slash_in(uint64_t s, uint64_t ps, df_ssize base, df_ssize a, df_ssize b) {
+    df_ssize lo, hi;
+    uint64_t m = 0;
+    if (a < base - 64) return 1;
+    lo = a - base < 0 ? 0 : a - base; /* this block's part */
+    hi = b - base;
+    if (lo < hi) m |= (s >> lo) & (~0ULL >> (64 - (hi - lo)));
+    lo = a - base + 64; /* the part in the block before */
+    hi = b - base + 64 > 64 ? 64 : b - base + 64;
+    if (lo < hi) m |= (ps >> lo) & (~0ULL >> (64 - (hi - lo)));
+    return m != 0;
+}
+
+/* The glance, 64 bytes a block (see the top of this header): what df_sj_glance_bytes
+   says of every body (the same 0 and *top_keys), or 1 where that says 0 in a few cases
+   that are only slower (df_sj_scan decides): a key whose quotes are more than a block
+   apart, or 64 bytes of whitespace or more between a key and its colon; a byte >= 0x80
+   outside strings, or invalid UTF-8 there; a backslash outside strings. Bodies under 16
+   bytes are df_sj_glance_bytes's. Inlined at each call (each decode's, through
+   _precheck.pxi's _source): out of line, GCC's copy of the glance before it cost the
+   small frames more time than its instructions (bench_guard). */
+DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
+                                  int *top_keys) {
+    uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int keys[DF_SJ_GLANCE_DEPTH + 1];
+    df_ssize base, i, j, key, key_end, len, resume = 0;
+    int depth = 0, deepest = rules->deepest, m, d, count;
+    const df_sj_member *models = rules->models;
+    const int n_models = rules->n_models;
+    uint64_t quote, slash, high, acts, q, in, head;
+    uint64_t escape = 0, inside = 0, pq = 0, ps = 0, highs = 0;
+    unsigned char c;
+    if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys);
+    *top_keys = 0;
+    if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
+    keys[1] = 0;
+    for (base = 0; base < n; base += 64) {
+        df_sj_glance_masks(p + base, n - base, &quote, &slash, &high, &acts);
+        q = (slash | escape) ? quote & ~df_escaped64(slash, &escape) : quote;
+        in = df_sj_prefix_xor(q) ^ inside;
+        inside = 0 - (in >> 63);
+        if (slash & ~in) return 1; /* a backslash outside strings: not JSON */
+        highs |= high;
+        acts &= ~in;
+        while (acts) {
+            i = base + (df_ssize)df_lowest_bit64(acts);
+            acts &= acts - 1;
+            if (i < resume) continue; /* a number's own bytes */
+            c = p[i];
+            if (c == ':') {
+                if (depth == 1) ++*top_keys;
+                if (depth < 1 || depth > deepest) continue;
+                count = keys[depth];
+                if (count == DF_SJ_GLANCE_KEYS) return 1;
+                /* the key: the string closed by the last quote before the colon */
+                key_end = p[i - 1] == '"' ? i - 1 : df_sj_quote_before(q, pq, base, i);
+                if (key_end < 0) return 1;
+                key = df_sj_quote_before(q, pq, base, key_end) + 1;
+                if (key <= 0 || ((slash | ps) && df_sj_slash_in(slash, ps, base, key, key_end)))
+                    return 1;
+                len = key_end - key;
+                head = df_sj_head(p + key, len, n - key);
+                for (m = 0; m < n_models; m++)
+                    if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
+                for (d = 0; d < count; d++)
+                    if (heads[depth][d] == head && lens[depth][d] == len &&
+                        (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
+                        return 1;
+                heads[depth][count] = head;
+                starts[depth][count] = key;
+                lens[depth][count] = (int)len;
+                keys[depth] = count + 1;
+                continue;
+            }
+            if ((c | 0x20) == '{') { /* { or [ */
+                if (++depth > DF_SJ_SKIP_DEPTH) return 1;
+                if (depth <= deepest) keys[depth] = 0;
+                continue;
+            }
+            if ((c | 0x20) == '}') { /* } or ] */
+                /* msgspec rejects it (the byte loop's 0, once the UTF-8 before it is) */
+                if (--depth < 0) return highs && !df_valid_utf8(p, i);
+                continue;
+            }
+            if (c == '.' || c == '/') continue; /* not a number's first byte */
+            /* quick: an integer of at most 15 digits, not -0 (no leading zero) */
+            j = i + (c == '-');
+            while (j < n && DF_IS_DIGIT(p[j])) j++;
+            len = j - i - (c == '-');
+            if (len >= 1 && len <= 15 && (p[j - len] != '0' || (len == 1 && c != '-')) &&
+                (j >= n || (p[j] != '.' && (p[j] | 0x20) != 'e'))) {
+                resume = j;
+                continue;
+            }
+            resume = df_sj_glance_number(p, n, i);
+            if (resume < 0) return 1;
+        }
+        pq = q;
+        ps = slash;
+    }
+    if (inside) return 1; /* a string not closed */
+    if (highs && !df_valid_utf8(p, n)) return 1;
+    return 0;
+}
+
+#else /* !DF_SSE2 */
+
+#define df_sj_glance df_sj_glance_bytes
+
+#endif /* DF_SSE2 */
 
 #endif /* DF_SERDE_JSON_GLANCE_H */
