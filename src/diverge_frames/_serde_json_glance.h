@@ -6,7 +6,9 @@
  * bytes), whether it holds a byte >= 0x80; the quotes a backslash escapes are found for
  * the whole block at once (df_escaped64), the bytes inside strings by a prefix XOR of
  * the others, and only the bytes outside strings that the glance acts on are visited,
- * one at a time. Without SSE2 it is df_sj_glance_bytes, the byte loop it is held to.
+ * one at a time. A body's last bytes are read as the last 64 (those of the block before
+ * shifted out of the masks), and its UTF-8 is checked from its first byte >= 0x80 to its
+ * last. Without SSE2 it is df_sj_glance_bytes, the byte loop it is held to.
  */
 #ifndef DF_SERDE_JSON_GLANCE_H
 #define DF_SERDE_JSON_GLANCE_H
@@ -153,11 +155,31 @@ DF_ALWAYS_INLINE void df_sj_glance_chunk(__m128i v, unsigned *quote, unsigned *s
     *acts = (unsigned)_mm_movemask_epi8(a);
 }
 
+/* The masks of the 64 bytes p[0:64] (bit i: byte i), and in *high the four loads or'ed
+   together (a sign bit set: a byte >= 0x80 among them). */
+DF_ALWAYS_INLINE void df_sj_glance_block(const unsigned char *p, uint64_t *quote,
+                                         uint64_t *slash, __m128i *high, uint64_t *acts) {
+    const __m128i v0 = _mm_loadu_si128((const __m128i *)p);
+    const __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 16));
+    const __m128i v2 = _mm_loadu_si128((const __m128i *)(p + 32));
+    const __m128i v3 = _mm_loadu_si128((const __m128i *)(p + 48));
+    unsigned q0, s0, a0, q1, s1, a1, q2, s2, a2, q3, s3, a3;
+    df_sj_glance_chunk(v0, &q0, &s0, &a0);
+    df_sj_glance_chunk(v1, &q1, &s1, &a1);
+    df_sj_glance_chunk(v2, &q2, &s2, &a2);
+    df_sj_glance_chunk(v3, &q3, &s3, &a3);
+    *quote = q0 | (uint64_t)q1 << 16 | (uint64_t)q2 << 32 | (uint64_t)q3 << 48;
+    *slash = s0 | (uint64_t)s1 << 16 | (uint64_t)s2 << 32 | (uint64_t)s3 << 48;
+    *acts = a0 | (uint64_t)a1 << 16 | (uint64_t)a2 << 32 | (uint64_t)a3 << 48;
+    *high = _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3));
+}
+
 /* The masks of the bytes p[0:len] (16 <= len; at most 64 of them read, bit i: byte i,
-   none past len), and in *high whether one is >= 0x80. Each 16 bytes one load; the last
-   ones, short of 16, the last 16 bytes with those already read shifted out. */
-DF_ALWAYS_INLINE void df_sj_glance_masks(const unsigned char *p, df_ssize len, uint64_t *quote,
-                                         uint64_t *slash, uint64_t *high, uint64_t *acts) {
+   none past len), and in *high the loads or'ed together, as df_sj_glance_block. Each 16
+   bytes one load; the last ones, short of 16, the last 16 bytes with those already read
+   shifted out of the masks (not of *high). */
+DF_ALWAYS_INLINE void df_sj_glance_tail(const unsigned char *p, df_ssize len, uint64_t *quote,
+                                         uint64_t *slash, __m128i *high, uint64_t *acts) {
     uint64_t mq = 0, ms = 0, ma = 0;
     unsigned q, s, a;
     int k, off;
@@ -178,8 +200,27 @@ DF_ALWAYS_INLINE void df_sj_glance_masks(const unsigned char *p, df_ssize len, u
     }
     *quote = mq;
     *slash = ms;
-    *high = (uint64_t)_mm_movemask_epi8(hv);
+    *high = hv;
     *acts = ma;
+}
+
+/* The bytes >= 0x80 of p[0:len] (1 <= len; at most 64 of them read, bit i: byte i, none
+   past len), read as df_sj_glance_tail reads them. */
+DF_NOINLINE uint64_t df_sj_glance_high(const unsigned char *p, df_ssize len) {
+    uint64_t m = 0;
+    int k, off;
+    __m128i v;
+    for (k = 0; k < 64 && k < len; k += 16) {
+        if (k + 16 <= len) {
+            v = _mm_loadu_si128((const __m128i *)(p + k));
+            off = 0;
+        } else {
+            v = _mm_loadu_si128((const __m128i *)(p + len - 16));
+            off = (int)(k - (len - 16));
+        }
+        m |= (uint64_t)((unsigned)_mm_movemask_epi8(v) >> off) << k;
+    }
+    return m;
 }
 
 /* Of x (bit i: byte i), bit i the XOR of bits 0 to i: set inside strings when x holds
@@ -243,20 +284,38 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
     int depth = 0, deepest = rules->deepest, m, d, count;
     const df_sj_member *models = rules->models;
     const int n_models = rules->n_models;
-    uint64_t quote, slash, high, acts, q, in, head;
-    uint64_t escape = 0, inside = 0, pq = 0, ps = 0, highs = 0;
+    uint64_t quote, slash, acts, q, in, head;
+    uint64_t escape = 0, inside = 0, pq = 0, ps = 0;
+    df_ssize first_high = -1, last_high = -1; /* the first and last byte >= 0x80 */
+    uint64_t hm;
+    __m128i high;
     unsigned char c;
     if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys);
     *top_keys = 0;
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
     keys[1] = 0;
     for (base = 0; base < n; base += 64) {
-        df_sj_glance_masks(p + base, n - base, &quote, &slash, &high, &acts);
+        if (n - base >= 64) {
+            df_sj_glance_block(p + base, &quote, &slash, &high, &acts);
+        } else if (base) { /* the last 64 bytes, those before the block shifted out */
+            df_sj_glance_block(p + n - 64, &quote, &slash, &high, &acts);
+            quote >>= 64 - (n - base);
+            slash >>= 64 - (n - base);
+            acts >>= 64 - (n - base);
+        } else {
+            df_sj_glance_tail(p, n, &quote, &slash, &high, &acts);
+        }
         q = (slash | escape) ? quote & ~df_escaped64(slash, &escape) : quote;
+        if (_mm_movemask_epi8(high)) { /* (a tail's may be the block before's) */
+            hm = df_sj_glance_high(p + base, n - base);
+            if (hm) {
+                if (first_high < 0) first_high = base + (df_ssize)df_lowest_bit64(hm);
+                last_high = base + 63 - df_clz64(hm);
+            }
+        }
         in = df_sj_prefix_xor(q) ^ inside;
         inside = 0 - (in >> 63);
         if (slash & ~in) return 1; /* a backslash outside strings: not JSON */
-        highs |= high;
         acts &= ~in;
         while (acts) {
             i = base + (df_ssize)df_lowest_bit64(acts);
@@ -295,7 +354,9 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
             }
             if ((c | 0x20) == '}') { /* } or ] */
                 /* msgspec rejects it (the byte loop's 0, once the UTF-8 before it is) */
-                if (--depth < 0) return highs && !df_valid_utf8(p, i);
+                if (--depth < 0)
+                    return first_high >= 0 && first_high < i &&
+                           !df_valid_utf8(p + first_high, i - first_high);
                 continue;
             }
             if (c == '.' || c == '/') continue; /* not a number's first byte */
@@ -315,7 +376,10 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
         ps = slash;
     }
     if (inside) return 1; /* a string not closed */
-    if (highs && !df_valid_utf8(p, n)) return 1;
+    /* the UTF-8 from the first byte >= 0x80 to the last (a lead byte there, its
+       continuation missing, is invalid either way) */
+    if (first_high >= 0 && !df_valid_utf8(p + first_high, last_high + 1 - first_high))
+        return 1;
     return 0;
 }
 
