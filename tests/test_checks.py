@@ -12,8 +12,10 @@ import math
 from typing import Any
 
 import helpers
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from msgspec import UNSET
 from value_strategies import Code, Level, encoded, same_but_float_digits, top_values
 
@@ -333,3 +335,60 @@ def test_built_values_are_written_back_or_refused(drawn: tuple[Any, str]) -> Non
             assert type(back) is type(value)
         again = helpers.encoder(frames, channel)(back)
         assert again == written or same_but_float_digits(again, written), (again, written)
+
+
+# ------------------------------------------------------------------ exponents
+
+#: Floats at and around the bounds of msgspec's exponent form (it writes one from 1e16
+#: up and below 1e-5), the compiled walk's own bounds (1e-4, 1e15), and the extremes.
+EXPONENT_FLOATS = [0.0, -0.0, 1e-5, 9.99e-6, 1e-6, 1e-4, 9.999e-5, 1e15, 9.999e14, 1e16]
+EXPONENT_FLOATS += [9999999999999998.0, -1e16, 2.5e-7, 5e-324, 1.7976931348623157e308, 1.5]
+
+
+def _with_float_everywhere(x: float) -> list[Any]:
+    """A value of each top-level class with ``x`` in each member a float can be in: the
+    f64 members, a free-form ``data``/``params``/``result``, and every ``_meta``."""
+    nested = {"a": [x, {"b": x}]}
+    return [
+        progress(progress=x),
+        progress(total=x),
+        progress(meta=nested),
+        log(data=x),
+        log(data=nested),
+        t.ErrorData(code=1, message="m", data=nested),
+        t.CustomNotification(method="x/y", params={"k": x}),
+        t.CustomNotification(method="x/y", params={"_meta": {"k": x}, "z": 1}),
+        t.CancelledNotification(params=t.CancelledNotificationParam(meta=nested)),
+        task(status="completed", result=nested),
+        result(meta=nested),
+        result(contents=[t.TextResourceContents(uri="u", text="t", meta={"k": x})]),
+        result(contents=[t.BlobResourceContents(uri="u", blob="AA==", meta={"k": x})]),
+    ]
+
+
+@pytest.mark.parametrize("x", EXPONENT_FLOATS, ids=repr)
+def test_a_float_is_written_as_rmcp_writes_it_wherever_it_is(x: float) -> None:
+    """The compiled encode, which looks for msgspec's exponents only when its walk met a
+    float outside [1e-4, 1e15), writes what the pure twin (which always looks) writes:
+    ``1e+16`` for msgspec's ``1e16``, wherever the float is."""
+    pure, compiled = helpers.both()
+    for value in _with_float_everywhere(x):
+        expected = _encode(pure, value)
+        assert _encode(compiled, value) == expected, value
+        assert b"e16" not in expected and (abs(x) < 1e16 or b"e+" in expected)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+@settings(max_examples=500, deadline=None)
+def test_any_float_is_written_alike_by_both_twins(x: float) -> None:
+    pure, compiled = helpers.both()
+    for value in (progress(progress=x), t.ErrorData(code=1, message="m", data=[x])):
+        assert _encode(compiled, value) == _encode(pure, value)
+
+
+@given(st.floats(min_value=1e-4, max_value=1e15, exclude_max=True))
+@settings(max_examples=500, deadline=None)
+def test_msgspec_writes_no_exponent_within_the_walks_bounds(x: float) -> None:
+    """What the compiled walk's bounds rely on: msgspec writes a float of magnitude in
+    [1e-4, 1e15) without an exponent."""
+    assert b"e" not in msgspec.json.encode(x) and b"e" not in msgspec.json.encode(-x)

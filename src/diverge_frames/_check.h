@@ -141,6 +141,34 @@ static int df_params_seen = DF_PARAMS_UNSEEN;
 
 DF_INLINE int df_custom_params(void) { return DF_GIL_DISABLED ? DF_PARAMS_UNSEEN : df_params_seen; }
 
+/* msgspec writes a finite double whose magnitude is 0 or in [1e-5, 1e16) without an
+ * exponent ("0.00001", "9999999999999998.0"), any other with one ("1e16", "1e-6"), which
+ * serde_json writes otherwise ("1e+16"; _write_f64.h). df_f64_plain is true for those
+ * from DF_PLAIN_F64_LOW to below DF_PLAIN_F64_HIGH (a decade inside msgspec's bounds at
+ * each end) and 0: never for one msgspec writes with an exponent (tests/test_checks.py
+ * holds it to msgspec's output). */
+#define DF_PLAIN_F64_LOW 1e-4
+#define DF_PLAIN_F64_HIGH 1e15
+
+DF_INLINE int df_f64_plain(double x) {
+    double a = fabs(x);
+    return a == 0.0 || (a >= DF_PLAIN_F64_LOW && a < DF_PLAIN_F64_HIGH);
+}
+
+/* Whether the last df_ok or df_ok_floats walked a float that is not df_f64_plain, which
+ * msgspec may write with an exponent: when it did not (and passed the value), msgspec's
+ * output holds no exponent and the caller skips its search for one. With a GIL only, as
+ * df_keys_in_order: without one it is always 1. */
+static int df_floats_exponent = 1;
+
+DF_INLINE int df_exponents_possible(void) { return DF_GIL_DISABLED || df_floats_exponent; }
+
+/* In a walk: a finite float x, noted when msgspec may write it with an exponent. */
+#define DF_NOTE_F64(x)                                                                   \
+    do {                                                                                 \
+        if (!DF_GIL_DISABLED && !df_f64_plain(x)) df_floats_exponent = 1;                \
+    } while (0)
+
 /* Whether the exact str a sorts before the exact str b as msgspec's order="deterministic"
  * sorts a dict's keys, and serde_json's Map (a BTreeMap) does: by code point (UTF-8's byte
  * order). */
@@ -185,7 +213,10 @@ static int df_ok_json(PyObject *v, int level) {
         return overflow == 0;
     }
     if (PyFloat_CheckExact(v)) {
-        return isfinite(PyFloat_AS_DOUBLE(v));
+        double x = PyFloat_AS_DOUBLE(v);
+        if (!isfinite(x)) return 0;
+        DF_NOTE_F64(x);
+        return 1;
     }
     if (level + 1 > df_max_depth) {
         return 0;
@@ -351,7 +382,10 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level, df_floats *fl
             break;
         case DF_KIND_F64:
             if (PyFloat_CheckExact(v)) {
-                return isfinite(PyFloat_AS_DOUBLE(v));
+                double x = PyFloat_AS_DOUBLE(v);
+                if (!isfinite(x)) return 0;
+                DF_NOTE_F64(x);
+                return 1;
             }
             if (floats != NULL && PyLong_CheckExact(v)) {
                 return df_int_as_float(v, floats, level);
@@ -436,7 +470,10 @@ static int df_ok_alts(PyObject *v, const df_alts *alts, int level, df_floats *fl
 
 /* The value ``v`` of class ``plan->cls`` is written as rmcp writes it, as it is. */
 static int df_ok(PyObject *v, const df_plan *plan) {
-    if (!DF_GIL_DISABLED) df_keys_in_order = 1;
+    if (!DF_GIL_DISABLED) {
+        df_keys_in_order = 1;
+        df_floats_exponent = 0;
+    }
     return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1, NULL);
 }
 
@@ -445,6 +482,7 @@ static int df_ok_floats(PyObject *v, const df_plan *plan, df_floats *floats) {
     floats->n = 0;
     if (!DF_GIL_DISABLED) {
         df_keys_in_order = 1;
+        df_floats_exponent = 0;
         df_params_seen = DF_PARAMS_UNSEEN;
     }
     return Py_TYPE(v) == plan->cls && df_ok_struct(v, plan, 1, floats);

@@ -62,6 +62,7 @@ cdef extern from "_check.h":
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
     bint _ok_floats "df_ok_floats"(object v, const df_plan *plan, df_floats *floats) noexcept
     bint _keys_ordered "df_keys_ordered"() noexcept
+    bint _exponents_possible "df_exponents_possible"() noexcept
     int _custom_params "df_custom_params"() noexcept
     int _PARAMS_NO_META "DF_PARAMS_NO_META"
     PyObject *_member "DF_MEMBER"(object obj, Py_ssize_t offset) noexcept

@@ -4,22 +4,24 @@
 # float exponent written as serde_json writes it as the output is made (``1e16`` ->
 # ``1e+16``: with the copy out of the scratch buffer, or in msgspec's own bytes).
 
-cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag):
+cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag,
+                         bint exponents):
     """``tag`` + the JSON of ``value``, exponents signed: msgspec writes after the tag
     byte in a reused ``bytearray``, then one allocation and copy make the ``bytes``
     (``encode`` alone allocates, grows and shrinks its own buffer), the exponents signed
-    in that copy. Nothing in msgspec's encode runs Python code or lets the GIL go, so
+    in that copy; ``exponents`` false (the check walked no float msgspec may write with
+    one: ``df_exponents_possible``) skips the search for them. Nothing in msgspec's encode runs Python code or lets the GIL go, so
     one scratch buffer serves every thread; without a GIL (free-threaded CPython), or if
     the buffer is in use, ``_tagged`` does it."""
     global _scratch
     buf = _scratch
     if _GIL_DISABLED or buf is None:
-        return _tagged(encode, value, tag)
+        return _tagged(encode, value, tag, exponents)
     _scratch = None
     try:
         _call3(encode_into, value, buf, 1)
         PyByteArray_AS_STRING(buf)[0] = tag
-        out = _signed_copy(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf))
+        out = _signed_copy(PyByteArray_AS_STRING(buf), PyByteArray_GET_SIZE(buf), exponents)
     finally:
         _scratch = buf if PyByteArray_GET_SIZE(buf) <= _SCRATCH_KEEP else bytearray(1024)
     return out
@@ -77,11 +79,12 @@ cdef inline int _str_utf8(object s, const char **data, Py_ssize_t *size) except 
     return 0
 
 
-cdef bytes _signed_copy(const char *p, Py_ssize_t n):
+cdef bytes _signed_copy(const char *p, Py_ssize_t n, bint exponents):
     """The ``bytes`` of ``p[:n]`` (msgspec's JSON after a tag byte), each float exponent
-    written as serde_json writes it as it is copied (``df_sj_exponents``)."""
+    written as serde_json writes it as it is copied (``df_sj_exponents``; none looked for
+    when ``exponents`` is false)."""
     cdef Py_ssize_t count
-    if not _exponent_candidate(<const unsigned char *>p, n):
+    if not exponents or not _exponent_candidate(<const unsigned char *>p, n):
         return PyBytes_FromStringAndSize(p, n)
     count = _sj_exponents(<const unsigned char *>p, n, NULL)
     result = PyBytes_FromStringAndSize(NULL, n + count)
@@ -89,11 +92,11 @@ cdef bytes _signed_copy(const char *p, Py_ssize_t n):
     return result
 
 
-cdef object _tagged(object encode, object value, char tag):
+cdef object _tagged(object encode, object value, char tag, bint exponents):
     """``tag`` + ``encode(value)``, exponents signed: the encoder's fresh bytes are grown
     in place by one byte and one a float exponent, the JSON moved forward to make the
     room and signed back in place (``df_sj_exponents``), rather than copied into a
-    second buffer."""
+    second buffer (``exponents``: as ``_tagged_into``'s)."""
     cdef PyObject *out = PyObject_CallOneArg(encode, value)
     cdef Py_ssize_t n, count = 0
     cdef char *buf
@@ -101,10 +104,10 @@ cdef object _tagged(object encode, object value, char tag):
         result = <object>out
         Py_DECREF(out)
         result = bytes((<unsigned char>tag,)) + result
-        return _signed_copy(PyBytes_AS_STRING(result), PyBytes_GET_SIZE(result))
+        return _signed_copy(PyBytes_AS_STRING(result), PyBytes_GET_SIZE(result), exponents)
     n = PyBytes_GET_SIZE(<object>out)
     buf = PyBytes_AS_STRING(<object>out)
-    if _exponent_candidate(<const unsigned char *>buf, n):
+    if exponents and _exponent_candidate(<const unsigned char *>buf, n):
         count = _sj_exponents(<const unsigned char *>buf, n, NULL)
     _PyBytes_Resize(&out, n + 1 + count)
     buf = PyBytes_AS_STRING(<object>out)
@@ -135,11 +138,13 @@ def encode_notification(value):
             f" not {type(value).__name__}"
         )
     cdef bint plain_params = False
+    cdef bint exponents = True
     encode = _encode
     if not _ok_floats(value, _TOP_PLAN[i], &floats):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
         floats.n = 0
     else:
+        exponents = _exponents_possible()
         # the walk saw a custom notification's params: a dict, and no "_meta" in it
         plain_params = _custom_params() == _PARAMS_NO_META
         if _keys_ordered():  # the same bytes without the dicts' sort
@@ -149,13 +154,13 @@ def encode_notification(value):
         if i == _I_CUSTOM:
             if plain_params or _plain_params(_get(value, _PARAMS_AT, "params")):
                 # rmcp's order, the encoder's
-                out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION)
+                out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION, exponents)
             else:
-                out = _tagged(encode_custom, value, _TAG_NOTIFICATION)
+                out = _tagged(encode_custom, value, _TAG_NOTIFICATION, exponents)
         elif i == _I_ERROR:
-            out = _tagged_into(encode_into, encode, value, _TAG_ERROR)
+            out = _tagged_into(encode_into, encode, value, _TAG_ERROR, exponents)
         else:
-            out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION)
+            out = _tagged_into(encode_into, encode, value, _TAG_NOTIFICATION, exponents)
     except UnicodeEncodeError:
         raise _unicode_error(value) from None  # a str msgspec cannot write: its path
     if floats.n:
@@ -169,26 +174,32 @@ def encode_notification(value):
 def encode_read_resource(value):
     cls = type(value)
     cdef bytes out
+    cdef bint exponents = True
     try:
         if cls is _Result:
             if not _ok(value, _RESULT_PLAN):
                 value = _check(value)
+            else:
+                exponents = _exponents_possible()
             shape = _result_shape(value)
             if shape == _SHAPE_LONG_STRING:
                 out = _spliced_encode(value)
                 if out is not None:
                     return out
             if shape == _SHAPE_SMALL:
-                out = _tagged_into(_encode_into, _encode, value, _TAG_RESULT)
+                out = _tagged_into(_encode_into, _encode, value, _TAG_RESULT, exponents)
             else:
-                out = _tagged(_encode, value, _TAG_RESULT)
+                out = _tagged(_encode, value, _TAG_RESULT, exponents)
         elif cls is _ErrorData:
             if not _ok(value, _TOP_PLAN[_I_ERROR]):
-                out = _tagged_into(_encode_into, _encode, _check(value), _TAG_ERROR)
-            elif _keys_ordered():  # the same bytes without the dicts' sort
-                out = _tagged_into(_encode_into_unsorted, _encode_unsorted, value, _TAG_ERROR)
+                out = _tagged_into(_encode_into, _encode, _check(value), _TAG_ERROR, True)
             else:
-                out = _tagged_into(_encode_into, _encode, value, _TAG_ERROR)
+                exponents = _exponents_possible()
+                if _keys_ordered():  # the same bytes without the dicts' sort
+                    out = _tagged_into(_encode_into_unsorted, _encode_unsorted, value,
+                                       _TAG_ERROR, exponents)
+                else:
+                    out = _tagged_into(_encode_into, _encode, value, _TAG_ERROR, exponents)
         else:
             raise TypeError(
                 "a read-resource channel carries a ReadResourceResult or ErrorData,"
