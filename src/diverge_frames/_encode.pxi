@@ -10,9 +10,10 @@ cdef object _tagged_into(const df_method *encode_into, object encode, object val
     byte in a reused ``bytearray``, then one allocation and copy make the ``bytes``
     (``encode`` alone allocates, grows and shrinks its own buffer), the exponents signed
     in that copy; ``exponents`` false (the check walked no float msgspec may write with
-    one: ``df_exponents_possible``) skips the search for them. Nothing in msgspec's encode runs Python code or lets the GIL go, so
-    one scratch buffer serves every thread; without a GIL (free-threaded CPython), or if
-    the buffer is in use, ``_tagged`` does it."""
+    one: ``df_exponents_possible``) skips the search for them. Nothing in msgspec's
+    encode runs Python code or lets the GIL go, so one scratch buffer serves every
+    thread; without a GIL (free-threaded CPython), or if the buffer is in use,
+    ``_tagged`` does it."""
     global _scratch
     buf = _scratch
     if _GIL_DISABLED or buf is None:
