@@ -633,10 +633,14 @@ cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, in
         # No "blob" key: every item must be text (rmcp: a string ``text``); no "text" key:
         # every item must be a blob. Either way straight to the public types, else the
         # general path decides and words the error. Only when no key can be escaped (a
-        # "t\u0065xt" key is a text): the glance found none at depth 3 or less, or the
-        # body has no backslash at all.
+        # "t\u0065xt" key is a text): the glance found none at the items' depth or less
+        # (and says which of the two keys it saw there), or the body has no backslash at
+        # all (and then "blob" or "text" in quotes anywhere in it counts as a key).
         one = -1
-        if r.top == _GLANCED or memchr(p, 92, n) == NULL:
+        if r.top == _GLANCED:
+            one = _D_TEXT_RESULT if not r.watched & _SAW_BLOB else (
+                _D_BLOB_RESULT if not r.watched & _SAW_TEXT else -1)
+        elif memchr(p, 92, n) == NULL:
             one = _D_TEXT_RESULT if not _has_key(p, n, "blob") else (
                 _D_BLOB_RESULT if not _has_key(p, n, "text") else -1)
         if one >= 0:

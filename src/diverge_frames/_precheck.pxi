@@ -25,6 +25,8 @@ cdef extern from "_serde_json.h":
         int deepest
         const df_sj_member *models
         int n_models
+        const df_sj_member *watch
+        int n_watch
     ctypedef struct df_sj_result:
         int reason
         Py_ssize_t at
@@ -35,6 +37,7 @@ cdef extern from "_serde_json.h":
         int model
         uint64_t repeated_top
         int top_keys
+        unsigned watched
     int _SJ_MAX_DEPTH "DF_SJ_MAX_DEPTH"
     int _SJ_MAX_POWER "DF_SJ_MAX_POWER"
     unsigned long long _SJ_MAX_SIGNIFICAND "DF_SJ_MAX_SIGNIFICAND"
@@ -54,7 +57,8 @@ cdef extern from "_serde_json.h":
     int _sj_index "df_sj_index"(df_sj_position *positions, int count,
                                 const df_sj_member *members) noexcept nogil
     int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,
-                                  const df_sj_rules *rules, int *top_keys) noexcept nogil
+                                  const df_sj_rules *rules, int *top_keys,
+                                  unsigned *watched) noexcept nogil
     int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
     int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n,
                                           Py_ssize_t openings) noexcept nogil
@@ -172,6 +176,17 @@ for _k, _expected in enumerate(_EXPECTED):
 if _sj_index(_POSITIONS, _n_positions, _MEMBERS) != 0:
     raise ImportError("a struct position's member table does not fit")
 
+# The keys the glance of a result body watches for (its *watched bits): whether an item
+# may be a blob, or a text (_read_resource picks the straight decoder by them).
+cdef unsigned _SAW_BLOB = 1, _SAW_TEXT = 2
+cdef df_sj_member _RESULT_WATCH[2]
+_RESULT_WATCH[0].name = <const unsigned char *>"blob"
+_RESULT_WATCH[0].len = 4
+_RESULT_WATCH[1].name = <const unsigned char *>"text"
+_RESULT_WATCH[1].len = 4
+_RULES[_EXPECT_RESULT].watch = _RESULT_WATCH
+_RULES[_EXPECT_RESULT].n_watch = 2
+
 
 cdef bint _precheck(const unsigned char *p, Py_ssize_t n, int *top_keys,
                     int expected=_EXPECT_RESULT) noexcept nogil:
@@ -181,7 +196,8 @@ cdef bint _precheck(const unsigned char *p, Py_ssize_t n, int *top_keys,
     top-level object has."""
     cdef df_sj_result r
     cdef int keys = 0
-    if not _sj_glance(p, n, &_RULES[expected], &keys):
+    cdef unsigned watched
+    if not _sj_glance(p, n, &_RULES[expected], &keys, &watched):
         if top_keys != NULL:
             top_keys[0] = keys
         return False
@@ -350,9 +366,11 @@ cdef inline object _source(object body, const unsigned char *p, Py_ssize_t n, in
     _GLANCED): when msgspec fails on it, ``_scanned`` scans it. Inline: each decode calls
     the glance itself, the scan out of line (``_source_scanned``)."""
     cdef int keys = 0
-    if not _sj_glance(p, n, &_RULES[expected], &keys):
+    cdef unsigned watched = 0
+    if not _sj_glance(p, n, &_RULES[expected], &keys, &watched):
         r.top = _GLANCED
         r.top_keys = keys
+        r.watched = watched
         return body
     return _source_scanned(body, p, n, tag, expected, r)
 

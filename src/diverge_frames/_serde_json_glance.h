@@ -38,36 +38,41 @@ DF_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_
 #define DF_GLANCE_BYTES_INLINE DF_ALWAYS_INLINE
 #endif
 
-/* df_sj_glance(p, n, rules, &top_keys): a cheaper look at the body p[:n] than df_sj_scan
-   (no positions, no syntax): 0 when msgspec reads it as serde_json does or rejects it,
-   else 1 (df_sj_scan decides). 0 needs valid UTF-8, every number plain (df_sj_number),
-   nesting at most DF_SJ_SKIP_DEPTH, and in each object nested rules->deepest levels or
-   less at most DF_SJ_GLANCE_KEYS keys, none escaped, none repeated, none a model
-   member's name. A body it says 0 for is one df_sj_scan finds nothing in (no reason,
-   repeated member or edit), or one msgspec rejects: a syntax error, a raw control
-   character, a bad escape or a lone surrogate in any string, read or skipped (the scan
-   after msgspec's failure words it, or, for a surrogate in a value serde_json skips,
-   sends it to the exact reading), or an array where serde's derived struct reads its
-   sequence form (a repeated in df_sj_scan's terms), which msgspec's struct, literal or
-   union there rejects. With 0, *top_keys is how many
-   keys the top-level object has. Reads only p[:n].
+/* df_sj_glance(p, n, rules, &top_keys, &watched): a cheaper look at the body p[:n] than
+   df_sj_scan (no positions, no syntax): 0 when msgspec reads it as serde_json does or
+   rejects it, else 1 (df_sj_scan decides). 0 needs valid UTF-8, every number plain
+   (df_sj_number), nesting at most DF_SJ_SKIP_DEPTH, and in each object nested
+   rules->deepest levels or less at most DF_SJ_GLANCE_KEYS keys, none escaped, none
+   repeated, none a model member's name. A body it says 0 for is one df_sj_scan finds
+   nothing in (no reason, repeated member or edit), or one msgspec rejects: a syntax
+   error, a raw control character, a bad escape or a lone surrogate in any string, read
+   or skipped (the scan after msgspec's failure words it, or, for a surrogate in a value
+   serde_json skips, sends it to the exact reading), or an array where serde's derived
+   struct reads its sequence form (a repeated in df_sj_scan's terms), which msgspec's
+   struct, literal or union there rejects. With 0, *top_keys is how many keys the top-level object has,
+   and bit i of *watched is set when rules->watch[i] is a key of an object nested
+   rules->deepest levels or less (a result's items: whether any is a text or a blob).
+   Reads only p[:n].
 
    df_sj_glance_bytes is the glance a byte (or a string) at a time: the reference that
    df_sj_glance's blocks are held to (tests/c/test_glance.c), and df_sj_glance itself
    where SSE2 is not compiled in (arm64) and on bodies under 16 bytes. */
 DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n,
-                                              const df_sj_rules *rules, int *top_keys) {
+                                              const df_sj_rules *rules, int *top_keys,
+                                              unsigned *watched) {
     uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int keys[DF_SJ_GLANCE_DEPTH + 1];
     df_ssize i = 0, j, key = 0, key_end = 0, len;
     int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count, flags;
-    const df_sj_member *models = rules->models;
-    const int n_models = rules->n_models;
+    const df_sj_member *models = rules->models, *watch = rules->watch;
+    const int n_models = rules->n_models, n_watch = rules->n_watch;
+    unsigned seen = 0;
     uint64_t head;
     unsigned char c;
     *top_keys = 0;
+    *watched = 0; /* kept in seen while it looks, stored as it says 0 */
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
     if (!DF_SSE2 && !df_valid_utf8(p, n)) return 1; /* DF_HIGH is SSE2's */
     keys[1] = 0;
@@ -97,6 +102,9 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
                 if (heads[depth][d] == head && lens[depth][d] == len &&
                     (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
                     return 1;
+            for (m = 0; m < n_watch; m++)
+                if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+                    seen |= 1u << m;
             heads[depth][count] = head;
             starts[depth][count] = key;
             lens[depth][count] = (int)len;
@@ -110,7 +118,10 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
             continue;
         }
         if (c == '}' || c == ']') {
-            if (--depth < 0) return 0; /* msgspec rejects it */
+            if (--depth < 0) { /* msgspec rejects it */
+                *watched = seen;
+                return 0;
+            }
             i++;
             continue;
         }
@@ -132,6 +143,7 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
            whitespace after it at once */
         i = df_sj_ws(p, n, i + 1);
     }
+    *watched = seen;
     return 0;
 }
 
@@ -275,23 +287,25 @@ DF_INLINE int df_sj_slash_in(uint64_t s, uint64_t ps, df_ssize base, df_ssize a,
    _precheck.pxi's _source): out of line, GCC's copy of the glance before it cost the
    small frames more time than its instructions (bench_guard). */
 DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
-                                  int *top_keys) {
+                                  int *top_keys, unsigned *watched) {
     uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int keys[DF_SJ_GLANCE_DEPTH + 1];
     df_ssize base, i, j, key, key_end, len, resume = 0;
     int depth = 0, deepest = rules->deepest, m, d, count;
-    const df_sj_member *models = rules->models;
-    const int n_models = rules->n_models;
+    const df_sj_member *models = rules->models, *watch = rules->watch;
+    const int n_models = rules->n_models, n_watch = rules->n_watch;
+    unsigned seen = 0;
     uint64_t quote, slash, acts, q, in, head;
     uint64_t escape = 0, inside = 0, pq = 0, ps = 0;
     df_ssize first_high = -1, last_high = -1; /* the first and last byte >= 0x80 */
     uint64_t hm;
     __m128i high;
     unsigned char c;
-    if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys);
+    if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys, watched);
     *top_keys = 0;
+    *watched = 0; /* kept in seen while it looks, stored as it says 0 */
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
     keys[1] = 0;
     for (base = 0; base < n; base += 64) {
@@ -341,6 +355,9 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
                     if (heads[depth][d] == head && lens[depth][d] == len &&
                         (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
                         return 1;
+                for (m = 0; m < n_watch; m++)
+                    if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+                        seen |= 1u << m;
                 heads[depth][count] = head;
                 starts[depth][count] = key;
                 lens[depth][count] = (int)len;
@@ -354,9 +371,11 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
             }
             if ((c | 0x20) == '}') { /* } or ] */
                 /* msgspec rejects it (the byte loop's 0, once the UTF-8 before it is) */
-                if (--depth < 0)
+                if (--depth < 0) {
+                    *watched = seen;
                     return first_high >= 0 && first_high < i &&
                            !df_valid_utf8(p + first_high, i - first_high);
+                }
                 continue;
             }
             if (c == '.' || c == '/') continue; /* not a number's first byte */
@@ -380,6 +399,7 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
        continuation missing, is invalid either way) */
     if (first_high >= 0 && !df_valid_utf8(p + first_high, last_high + 1 - first_high))
         return 1;
+    *watched = seen;
     return 0;
 }
 

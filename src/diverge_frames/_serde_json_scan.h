@@ -57,6 +57,8 @@ typedef struct {
                     df_sj_glance */
     const df_sj_member *models; /* the model members' names, for df_sj_glance */
     int n_models;
+    const df_sj_member *watch; /* names df_sj_glance says it saw as keys (*watched) */
+    int n_watch;               /* at most 32 */
 } df_sj_rules;
 
 typedef struct {
@@ -74,6 +76,7 @@ typedef struct {
     int model;             /* a member only the rmcp model reads (keep every pair) */
     uint64_t repeated_top; /* the top-level struct's members repeated (bit i: member i) */
     int top_keys;          /* members of the top-level object */
+    unsigned watched;      /* what df_sj_glance saw of rules->watch (its callers' field) */
     int top;               /* the top-level value's first byte (-1: none) */
 } df_sj_result;
 

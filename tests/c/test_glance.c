@@ -7,8 +7,9 @@
  * and non-ASCII, numbers plain and not, whitespace, nesting, each shifted across the
  * 64-byte blocks, and byte-level mutations of all of them. For every body and every
  * set of rules:
- *   - a 0 from the blocks is a 0 from the byte loop, with the same *top_keys (a 0 the
- *     byte loop would not give could let msgspec read a body otherwise than serde_json);
+ *   - a 0 from the blocks is a 0 from the byte loop, with the same *top_keys and the same
+ *     *watched (a 0 the byte loop would not give could let msgspec read a body otherwise
+ *     than serde_json; a key watched for and missed, a result decoded the wrong way);
  *   - on a body generated with no key longer than 40 bytes, no whitespace run of 64
  *     bytes and nothing but ASCII and valid UTF-8, the two agree exactly (the blocks'
  *     extra 1s are kept to the cases the header names).
@@ -161,6 +162,9 @@ static int failures = 0;
 static long cases = 0, agreed = 0, kept = 0;
 
 static df_sj_member MODEL = {(const unsigned char *)"inputRequests", 13};
+static df_sj_member WATCH[3] = {{(const unsigned char *)"blob", 4},
+                                 {(const unsigned char *)"text", 4},
+                                 {(const unsigned char *)"a", 1}};
 
 static void report(const char *what, const unsigned char *p, df_ssize n, int deepest, int got,
                    int got_keys, int want, int want_keys) {
@@ -178,6 +182,7 @@ static void check(const unsigned char *p, df_ssize n, int exact) {
     df_sj_rules rules;
     unsigned char *copy = (unsigned char *)malloc(n ? (size_t)n : 1);
     int deepest, models, got, want, got_keys, want_keys;
+    unsigned got_watched, want_watched;
     memcpy(copy, p, (size_t)n);
     for (deepest = 1; deepest <= DF_SJ_GLANCE_DEPTH; deepest++) {
         for (models = 0; models <= 1; models++) {
@@ -185,13 +190,19 @@ static void check(const unsigned char *p, df_ssize n, int exact) {
             rules.deepest = deepest;
             rules.models = &MODEL;
             rules.n_models = models;
+            rules.watch = WATCH;
+            rules.n_watch = models ? 3 : 2;
             got_keys = want_keys = -1;
-            got = df_sj_glance(copy, n, &rules, &got_keys);
-            want = df_sj_glance_bytes(copy, n, &rules, &want_keys);
+            got_watched = want_watched = 99;
+            got = df_sj_glance(copy, n, &rules, &got_keys, &got_watched);
+            want = df_sj_glance_bytes(copy, n, &rules, &want_keys, &want_watched);
             cases++;
             if (got == 0 && (want != 0 || got_keys != want_keys))
                 report("a 0 the byte loop does not give", copy, n, deepest, got, got_keys, want,
                        want_keys);
+            else if (got == 0 && got_watched != want_watched)
+                report("keys watched for seen otherwise", copy, n, deepest, (int)got_watched,
+                       got_keys, (int)want_watched, want_keys);
             else if (got != want && exact)
                 report("a 1 on an ordinary body", copy, n, deepest, got, got_keys, want,
                        want_keys);
