@@ -10,7 +10,8 @@ errors. What only the compiled path does, all for speed and none visible:
   and no allocation less than one); any larger or other payload through a read-only
   memoryview over its buffer (no copy);
 * a notification whose body plainly starts ``{"method":"<m>"`` (whitespace allowed
-  between those tokens) with ``m`` no typed method goes straight to the
+  between those tokens) is read as the class of its typed method ``m`` alone (no
+  look-up of the tag in the union), or, ``m`` no typed method, goes straight to the
   custom-notification fallback (no failed typed attempt);
 * a read-resource body without a ``"blob"`` key, or without a ``"text"`` one, is decoded
   straight to the public types, its wire result made the public ``ReadResourceResult``
@@ -245,12 +246,17 @@ cdef enum:
     # The deepest nesting serde_json reads (_exact.serde_json.MAX_DEPTH; the header's
     # DF_SJ_MAX_DEPTH, held equal at import by _precheck.pxi), for the encode check's walk.
     _MAX_DEPTH = 127
-    # Room for the typed methods of the unknown-method shortcut (a bit each in an
-    # unsigned), and the method length from which they are looked up together.
+    # Room for the typed methods of the method shortcuts (a bit each in an unsigned),
+    # and the method length from which they are looked up together.
     _MAX_TYPED = 32
     _LONG_METHOD = 63
 
-# The typed methods as C strings, for the unknown-method shortcut.
+cdef enum:
+    # What _method_of says besides a typed method's index.
+    _UNKNOWN_METHOD = -1  # no typed notification's method
+    _SOME_METHOD = -2     # in doubt
+
+# The typed methods as C strings, for the method shortcuts (_method_of).
 cdef list _METHODS = [m.encode() for m in w.TYPED_METHODS]
 cdef Py_ssize_t _N_METHODS = len(_METHODS)
 cdef const char *_METHOD_PTR[_MAX_TYPED]
@@ -467,17 +473,19 @@ cdef inline object _decode_notification(object payload):
 
 cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
+    cdef int method
     if tag == _TAG_NOTIFICATION:
         src = _source(body, p, n, tag, _EXPECT_NOTIFICATION, &r)
         if src is None:
             return _exact(body, tag, _EXPECT_NOTIFICATION, None, &r)
-        if _unknown_method(p, n):
+        method = _method_of(p, n)
+        if method == _UNKNOWN_METHOD:
             value = _custom_fast(src)
             if value is not None:
                 return value
         else:
             try:
-                return _notification_decoder(src)
+                return _notification_decoder(src, method)
             except _ValidationError:
                 pass
             except _DECODE_ERRORS as exc:
@@ -505,29 +513,31 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
     raise UnknownTagError(tag, "notifications")
 
 
-cdef bint _unknown_method(const unsigned char *p, Py_ssize_t n):
-    """True when the body plainly starts ``{"method":"<m>"`` (as rmcp writes it, or with
-    JSON whitespace between those tokens) and ``m`` (no escapes) is no typed
-    notification's method: a typed attempt could only fail. False whenever in doubt.
-    (Run after ``_precheck``: no key is repeated.)"""
+cdef int _method_of(const unsigned char *p, Py_ssize_t n):
+    """The body's method, when it plainly starts ``{"method":"<m>"`` (as rmcp writes
+    it, or with JSON whitespace between those tokens) with ``m`` unescaped: the index in
+    ``_METHODS`` of the typed notification's method ``m`` is (read as that class alone),
+    or ``_UNKNOWN_METHOD`` when it is none (a typed attempt could only fail);
+    ``_SOME_METHOD`` whenever in doubt (the union decides). (Run after ``_precheck``: no
+    key is repeated.)"""
     cdef Py_ssize_t m, i, start = _method_start(p, n)
     cdef unsigned candidates
     cdef const unsigned char *end
     if start < 0:
-        return False
+        return _SOME_METHOD
     end = <const unsigned char *>memchr(p + start, 34, n - start)  # the first '"'
     if end == NULL:
-        return False
+        return _SOME_METHOD
     m = end - (p + start)
     if memchr(p + start, 92, m) != NULL:  # a '\\' before it: an escape
-        return False
+        return _SOME_METHOD
     candidates = _METHODS_OF_LEN[min(m, _LONG_METHOD)]
     while candidates:
         i = _lowest_bit(candidates)
         candidates &= candidates - 1
         if _METHOD_LEN[i] == m and memcmp(_METHOD_PTR[i], p + start, m) == 0:
-            return False
-    return True
+            return <int>i
+    return _UNKNOWN_METHOD
 
 
 cdef object _misfit(object src, int tag):

@@ -178,6 +178,12 @@ cdef bint _NOTIFICATION_RETYPE = all([
 NOTIFICATION_RETYPE = _NOTIFICATION_RETYPE  # for the tests
 if _NOTIFICATION_RETYPE:
     _method_init(&_DECODERS[_D_NOTIFICATION], w.notification_wire_decoder.decode)
+# One decoder per typed method (in _METHODS' order), of the same classes as the union's.
+cdef df_method _METHOD_DECODERS[_MAX_TYPED]
+for _i, _d in enumerate(w.notification_method_wire_decoders if _NOTIFICATION_RETYPE
+                        else w.notification_method_decoders):
+    _method_init(&_METHOD_DECODERS[_i], _d.decode)
+METHOD_FAST_CALLS = all([_method_fast(&_METHOD_DECODERS[_i]) for _i in range(_N_METHODS)])
 
 
 cdef object _public_notification(object value, object public):
@@ -202,9 +208,14 @@ cdef object _public_notification(object value, object public):
     return value
 
 
-cdef inline object _notification_decoder(object body):
-    """``body`` read as a typed notification, one read as a wire twin made public here."""
-    value = _decode(_D_NOTIFICATION, body)
+cdef inline object _notification_decoder(object body, int method):
+    """``body`` read as a typed notification, one read as a wire twin made public here:
+    as the class of the typed method ``method`` (an index of ``_METHODS``: the body's
+    method, found as its first key), or, ``method`` < 0, as the union of them all."""
+    if method >= 0:
+        value = _call1(&_METHOD_DECODERS[method], body)
+    else:
+        value = _decode(_D_NOTIFICATION, body)
     cls = type(value)
     if cls is _TOOLS_WIRE:
         return _public_notification(value, _TOOLS)

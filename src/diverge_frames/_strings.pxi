@@ -301,7 +301,7 @@ cdef object _spliced_log(const unsigned char *p, Py_ssize_t n):
             or _precheck(<const unsigned char *>out, size, &top_keys, _EXPECT_NOTIFICATION)):
         return None
     try:
-        value = _notification_decoder(rest)
+        value = _notification_decoder(rest, _SOME_METHOD)
     except Exception:
         return None
     if type(value) is not _Logging:

@@ -204,6 +204,14 @@ notification_decoder = msgspec.json.Decoder(t.TypedNotification)
 notification_wire_decoder = msgspec.json.Decoder(
     Union[tuple(_WIRE_OF.get(cls, cls) for cls in t.TYPED_NOTIFICATIONS)]  # noqa: UP007
 )
+#: One decoder per typed notification, in :data:`TYPED_METHODS`' order: the compiled
+#: path reads a body whose method it has found (its first key) with its method's class
+#: at once, without the union's look-up of the tag (the wire twins' where
+#: ``notification_wire_decoder`` is used, the public classes' where it is not).
+notification_method_decoders = tuple(msgspec.json.Decoder(cls) for cls in t.TYPED_NOTIFICATIONS)
+notification_method_wire_decoders = tuple(
+    msgspec.json.Decoder(_WIRE_OF.get(cls, cls)) for cls in t.TYPED_NOTIFICATIONS
+)
 custom_decoder = msgspec.json.Decoder(t.CustomNotification)
 result_decoder = msgspec.json.Decoder(ReadResourceResultWire)
 text_result_decoder = msgspec.json.Decoder(TextReadResourceResultWire)
