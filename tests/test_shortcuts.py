@@ -187,3 +187,31 @@ def test_a_typed_method_read_by_its_class_is_read_as_the_pure_twin_reads_it(
         expected = helpers.outcome(_frames_py.decode_notification, payload)
         got = helpers.outcome(compiled.decode_notification, payload)
         assert helpers.same(got, expected), (payload, got, expected)
+
+
+#: Params of a method no typed notification has, with "_meta" where the glance sees it
+#: as a key (params', the body's) and where it does not (deeper, in strings, in lists).
+CUSTOM_PARAMS = [
+    "{}",
+    '{"content":"warn"}',
+    '{"_meta":{"a":1},"z":2}',
+    '{"z":2,"_meta":null}',
+    '{"a":{"_meta":1}}',
+    '{"a":[{"_meta":1}]}',
+    '"_meta"',
+    '["_meta"]',
+    '{"x":"\\\\"_meta\\\\":1"}',
+    "null",
+    "1",
+]
+
+
+@pytest.mark.parametrize("params", CUSTOM_PARAMS)
+@pytest.mark.parametrize("where", ["params", "top"])
+def test_custom_params_are_read_as_the_pure_twin_reads_them(params: str, where: str) -> None:
+    compiled = helpers.compiled()
+    extra = ',"_meta":{"k":1}' if where == "top" else ""
+    payload = b'\x00{"method":"x/custom","params":%s%s}' % (params.encode(), extra.encode())
+    expected = helpers.outcome(_frames_py.decode_notification, payload)
+    got = helpers.outcome(compiled.decode_notification, payload)
+    assert helpers.same(got, expected), (payload, got, expected)

@@ -480,7 +480,7 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
             return _exact(body, tag, _EXPECT_NOTIFICATION, None, &r)
         method = _method_of(p, n)
         if method == _UNKNOWN_METHOD:
-            value = _custom_fast(src)
+            value = _custom_fast(src, r.top == _GLANCED and not r.watched & _SAW_META)
             if value is not None:
                 return value
         else:
@@ -580,16 +580,19 @@ cdef inline object _bare(const unsigned char *p, Py_ssize_t n):
 cdef PyObject *_BARE_COPY[_MAX_BARE]
 
 
-cdef object _custom_fast(object src):
+cdef object _custom_fast(object src, bint no_meta):
     """rmcp's ``CustomNotification`` for a method no typed class has, or None.
 
     The fast path of ``_exact.rmcp_custom.custom`` for the common case (``params``
     without ``_meta``); None for the rest, errors included (the exact reading decides).
-    """
+    ``no_meta``: the glance saw no ``"_meta"`` key where params' would be (none looked
+    for in them)."""
     try:
         value = _custom_decoder(src)
     except _DECODE_ERRORS:
         return None
+    if no_meta:
+        return value
     params = _field(value, _PARAMS_AT)
     if params is not None and "_meta" in params:
         return None

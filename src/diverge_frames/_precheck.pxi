@@ -176,8 +176,9 @@ for _k, _expected in enumerate(_EXPECTED):
 if _sj_index(_POSITIONS, _n_positions, _MEMBERS) != 0:
     raise ImportError("a struct position's member table does not fit")
 
-# The keys the glance of a result body watches for (its *watched bits): whether an item
-# may be a blob, or a text (_read_resource picks the straight decoder by them).
+# The keys the glance of a body watches for (its *watched bits): of a result, whether an
+# item may be a blob, or a text (_read_resource picks the straight decoder by them); of
+# a notification, whether its params may hold "_meta" (_custom_fast).
 cdef unsigned _SAW_BLOB = 1, _SAW_TEXT = 2
 cdef df_sj_member _RESULT_WATCH[2]
 _RESULT_WATCH[0].name = <const unsigned char *>"blob"
@@ -186,6 +187,12 @@ _RESULT_WATCH[1].name = <const unsigned char *>"text"
 _RESULT_WATCH[1].len = 4
 _RULES[_EXPECT_RESULT].watch = _RESULT_WATCH
 _RULES[_EXPECT_RESULT].n_watch = 2
+cdef unsigned _SAW_META = 1
+cdef df_sj_member _NOTIFICATION_WATCH[1]
+_NOTIFICATION_WATCH[0].name = <const unsigned char *>"_meta"
+_NOTIFICATION_WATCH[0].len = 5
+_RULES[_EXPECT_NOTIFICATION].watch = _NOTIFICATION_WATCH
+_RULES[_EXPECT_NOTIFICATION].n_watch = 1
 
 
 cdef bint _precheck(const unsigned char *p, Py_ssize_t n, int *top_keys,
