@@ -99,3 +99,35 @@ def test_a_missed_long_string_is_judged_on_the_median_of_three(
     assert (blob["ok"], blob["value"]) == (ok, median)
     assert blob["detail"]["speeds"] == sorted([0.7, *again])
     assert (ascii_["ok"], ascii_["value"]) == (True, 0.8)
+
+
+def _small(case: str, op: str, floor: float) -> dict[str, Any]:
+    return {
+        "case": case,
+        "op": op,
+        "over_reference": {"python": 10.0},
+        "to_ours_floor": {"compiled": floor},
+    }
+
+
+def test_encode_is_held_to_its_own_limits(guard: Any) -> None:
+    """The same ratio over msgspec alone passes decode's limits and fails encode's."""
+    rows = [_small(c, op, 1.4) for c in ("log", "progress") for op in ("decode", "encode")]
+    verdicts = {
+        (c["op"], "mean" if "geometric" in c["check"] else "case", "pure" in c["check"]): c["ok"]
+        for c in guard.checks({"rows": rows}, 1.5, 2.0, 1.3, 1.5)
+    }
+    assert verdicts == {
+        ("decode", "case", True): True,
+        ("decode", "mean", False): True,
+        ("decode", "case", False): True,
+        ("encode", "case", True): True,
+        ("encode", "mean", False): False,
+        ("encode", "case", False): True,
+    }
+    rows.append(_small("error", "encode", 1.6))
+    [worst] = [
+        c for c in guard.checks({"rows": rows}, 1.5, 2.0, 1.3, 1.5)
+        if c["op"] == "encode" and "every small frame <=" in c["check"]
+    ]  # fmt: skip
+    assert not worst["ok"] and worst["worst_case"] == "error" and worst["limit"] == 1.5

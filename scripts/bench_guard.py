@@ -21,9 +21,10 @@ Fails (exit 1) when, for decode or encode:
 
 * on any small frame the compiled path is not faster than the pure-Python path
   (median of python/compiled <= 1.0);
-* over the small frames the compiled path costs more than ``--max-floor`` (1.5) times
+* over the small frames the compiled decode costs more than ``--max-floor`` (1.5) times
   msgspec alone (geometric mean of the per-frame ratios), or on any one frame more than
-  ``--max-floor-case`` (2.0) times;
+  ``--max-floor-case`` (2.0) times; the compiled encode more than
+  ``--max-encode-floor`` (1.3) or ``--max-encode-floor-case`` (1.5) times;
 * a value built with ints in its f64 members (``ProgressNotification(params=
   ProgressNotificationParam(progress=1, total=4, ...))``) costs the compiled encode more
   than ``--max-built`` (1.5) times the same value built with floats (median over the
@@ -46,7 +47,8 @@ Each run writes its results and verdict to ``benchmarks/results/<UTC time>-guard
 ``.ci/run`` runs the guard once more after a failure: a real regression fails twice.
 
 Usage: ``python scripts/bench_guard.py [--rounds N] [--long-rounds N] [--max-floor X]
-[--max-floor-case X] [--max-built X] [--advisory-mean] [--no-long-strings]``
+[--max-floor-case X] [--max-encode-floor X] [--max-encode-floor-case X] [--max-built X]
+[--advisory-mean] [--no-long-strings]``
 """
 
 from __future__ import annotations
@@ -82,11 +84,26 @@ LONG_STRING_SPEED = {
 }
 
 
-def checks(result: dict[str, Any], max_floor: float, max_floor_case: float) -> list[dict[str, Any]]:
+def checks(
+    result: dict[str, Any],
+    max_floor: float,
+    max_floor_case: float,
+    max_encode_floor: float | None = None,
+    max_encode_floor_case: float | None = None,
+) -> list[dict[str, Any]]:
     """The guard's checks on a :func:`benchmarks.matrix.run` result: each
-    ``{"check", "op", "value", "limit", "ok", "detail"}``."""
+    ``{"check", "op", "value", "limit", "ok", "detail"}``. Decode's limits over msgspec
+    alone are ``max_floor`` and ``max_floor_case``; encode's ``max_encode_floor`` and
+    ``max_encode_floor_case`` (decode's when None)."""
     out: list[dict[str, Any]] = []
-    for op in ("decode", "encode"):
+    limits = {
+        "decode": (max_floor, max_floor_case),
+        "encode": (
+            max_floor if max_encode_floor is None else max_encode_floor,
+            max_floor_case if max_encode_floor_case is None else max_encode_floor_case,
+        ),
+    }
+    for op, (max_floor, max_floor_case) in limits.items():
         rows = [r for r in result["rows"] if r["op"] == op]
         faster = {r["case"]: r["over_reference"]["python"] for r in rows}
         floor = {r["case"]: r["to_ours_floor"]["compiled"] for r in rows}
@@ -293,6 +310,18 @@ def main(argv: list[str] | None = None) -> int:
         help="limit on compiled/msgspec for any one frame (2.0)",
     )
     parser.add_argument(
+        "--max-encode-floor",
+        type=float,
+        default=1.3,
+        help="limit on the geometric mean of compiled/msgspec for encode (1.3)",
+    )
+    parser.add_argument(
+        "--max-encode-floor-case",
+        type=float,
+        default=1.5,
+        help="limit on compiled/msgspec for encode on any one frame (1.5)",
+    )
+    parser.add_argument(
         "--max-built",
         type=float,
         default=1.5,
@@ -328,7 +357,13 @@ def main(argv: list[str] | None = None) -> int:
         with_rmcp=False,
         log=None,
     )
-    result["guard"] = checks(result, args.max_floor, args.max_floor_case)
+    result["guard"] = checks(
+        result,
+        args.max_floor,
+        args.max_floor_case,
+        args.max_encode_floor,
+        args.max_encode_floor_case,
+    )
     built = built_values(args.rounds)
     result["built_values"] = built
     result["guard"].append(
