@@ -515,11 +515,11 @@ cdef object _notification(object body, const unsigned char *p, Py_ssize_t n, int
 
 cdef int _method_of(const unsigned char *p, Py_ssize_t n):
     """The body's method, when it plainly starts ``{"method":"<m>"`` (as rmcp writes
-    it, or with JSON whitespace between those tokens) with ``m`` unescaped: the index in
-    ``_METHODS`` of the typed notification's method ``m`` is (read as that class alone),
-    or ``_UNKNOWN_METHOD`` when it is none (a typed attempt could only fail);
-    ``_SOME_METHOD`` whenever in doubt (the union decides). (Run after ``_precheck``: no
-    key is repeated.)"""
+    it, or with JSON whitespace between those tokens) with ``m`` unescaped: the index of
+    ``m`` in ``_METHODS`` when it is a typed notification's method (the body is read as
+    that class alone), ``_UNKNOWN_METHOD`` when it is none (a typed attempt could only
+    fail); ``_SOME_METHOD`` whenever in doubt (the union decides). (Run after
+    ``_precheck``: no key is repeated.)"""
     cdef Py_ssize_t m, i, start = _method_start(p, n)
     cdef unsigned candidates
     cdef const unsigned char *end
