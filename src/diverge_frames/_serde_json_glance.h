@@ -32,6 +32,19 @@ DF_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_
     return kind == DF_NUM_PLAIN ? i : -1;
 }
 
+/* A name's length as a bit of a 64-bit set (63: any of 63 bytes or more), so that one
+   AND says whether a key may be one of a few names (rules->models, rules->watch). */
+DF_INLINE uint64_t df_sj_len_bit(df_ssize len) { return 1ULL << (len < 63 ? len : 63); }
+
+/* The lengths of rules->models' and rules->watch's names, as df_sj_len_bit's set. */
+DF_INLINE uint64_t df_sj_name_lens(const df_sj_rules *rules) {
+    uint64_t lens = 0;
+    int m;
+    for (m = 0; m < rules->n_models; m++) lens |= df_sj_len_bit(rules->models[m].len);
+    for (m = 0; m < rules->n_watch; m++) lens |= df_sj_len_bit(rules->watch[m].len);
+    return lens;
+}
+
 #if DF_SSE2
 #define DF_GLANCE_BYTES_INLINE DF_INLINE
 #else
@@ -68,6 +81,7 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
     int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count, flags;
     const df_sj_member *models = rules->models, *watch = rules->watch;
     const int n_models = rules->n_models, n_watch = rules->n_watch;
+    const uint64_t name_lens = df_sj_name_lens(rules);
     unsigned seen = 0;
     uint64_t head;
     unsigned char c;
@@ -96,15 +110,18 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
             if (escaped || count == DF_SJ_GLANCE_KEYS) return 1;
             len = key_end - key;
             head = df_sj_head(p + key, len, n - key);
-            for (m = 0; m < n_models; m++)
-                if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
             for (d = 0; d < count; d++)
                 if (heads[depth][d] == head && lens[depth][d] == len &&
                     (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
                     return 1;
-            for (m = 0; m < n_watch; m++)
-                if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
-                    seen |= 1u << m;
+            if (name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
+                for (m = 0; m < n_models; m++)
+                    if (models[m].len == len && df_sj_same(models[m].name, p + key, len))
+                        return 1;
+                for (m = 0; m < n_watch; m++)
+                    if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+                        seen |= 1u << m;
+            }
             heads[depth][count] = head;
             starts[depth][count] = key;
             lens[depth][count] = (int)len;
@@ -296,6 +313,7 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
     int depth = 0, deepest = rules->deepest, m, d, count;
     const df_sj_member *models = rules->models, *watch = rules->watch;
     const int n_models = rules->n_models, n_watch = rules->n_watch;
+    const uint64_t name_lens = df_sj_name_lens(rules);
     unsigned seen = 0;
     uint64_t quote, slash, acts, q, in, head;
     uint64_t escape = 0, inside = 0, pq = 0, ps = 0;
@@ -349,15 +367,18 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
                     return 1;
                 len = key_end - key;
                 head = df_sj_head(p + key, len, n - key);
-                for (m = 0; m < n_models; m++)
-                    if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
                 for (d = 0; d < count; d++)
                     if (heads[depth][d] == head && lens[depth][d] == len &&
                         (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
                         return 1;
-                for (m = 0; m < n_watch; m++)
-                    if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
-                        seen |= 1u << m;
+                if (name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
+                    for (m = 0; m < n_models; m++)
+                        if (models[m].len == len && df_sj_same(models[m].name, p + key, len))
+                            return 1;
+                    for (m = 0; m < n_watch; m++)
+                        if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+                            seen |= 1u << m;
+                }
                 heads[depth][count] = head;
                 starts[depth][count] = key;
                 lens[depth][count] = (int)len;
