@@ -6,8 +6,9 @@ for msgspec (keys spelled with their index, numbers respelled, skipped values wr
 the body, its words are msgspec's reading of the body itself (as the reference's), in
 both twins. Here a member ``ErrorData`` or ``ReadResourceResult`` skips holds what msgspec
 rejects and serde does not look at (a lone surrogate), beside each trigger of a rewrite,
-and the body fails elsewhere too, or not; and a ``-0`` stands where a result's typed
-members are.
+and the body fails elsewhere too, or not (a result's item neither text nor blob
+included: rmcp words that failure, not msgspec's of the surrogate it skipped); and a
+``-0`` stands where a result's typed members are.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ RESTS = [
     (0, EXPECT_RESULT, b'"contents":[{"uri":1,"text":"t"}]'),
     (0, EXPECT_RESULT, b'"ttlMs":"x","contents":[]'),
     (0, EXPECT_RESULT, b""),
+    (0, EXPECT_RESULT, b'"contents":[{"uri":"c"}]'),
+    (0, EXPECT_RESULT, b'"contents":[{"uri":"c","text":"t"},{"uri":"d","blob":1}]'),
+    (0, EXPECT_RESULT, b'"contents":[{"uri":"c","text":"t","text":"u","blob":"b","blob":"c"}]'),
+    (1, EXPECT_ERROR, b'"message":"m"'),
 ]
 #: Results with a -0 where a typed member is, each cut short or not.
 NEGATIVE_ZERO = [

@@ -70,7 +70,8 @@ cdef object _items_read(object body, const unsigned char *p, Py_ssize_t n, int t
     found = _rmcp_items(<unsigned char *>PyBytes_AS_STRING(src), PyBytes_GET_SIZE(src),
                         &_RULES[_EXPECT_RESULT], &_ITEM_RULES)
     if found == _ITEMS_REJECT:
-        raise rejection(body, tag, _EXPECT_RESULT, _NO_VARIANT, None, None, None, r.edits == 0)
+        raise rejection(body, tag, _EXPECT_RESULT, _NO_VARIANT, None, None, None, r.edits == 0,
+                        parsed=True)
     if found != _ITEMS_READ:
         return None
     _count(_READS)
@@ -84,4 +85,5 @@ cdef object _items_read(object body, const unsigned char *p, Py_ssize_t n, int t
     except _DECODE_ERRORS:  # what the scan leaves to msgspec (a raw control character)
         pass
     # Outside the except blocks: no exception keeps this frame alive through a cycle.
-    raise rejection(body, tag, _EXPECT_RESULT, None, None, None, failed, r.edits == 0)
+    raise rejection(body, tag, _EXPECT_RESULT, None, None, None, failed, r.edits == 0,
+                    parsed=True)

@@ -285,7 +285,9 @@ cdef object _rejected(object body, int tag, int expected, const df_sj_result *r,
         error = _utf8_rejected(body, tag, expected, r.at + 1)
         if error is not None:
             return error
-    return rejection(body, tag, expected, str(why), why.cause, exc, None, _numbers_plain(body))
+    # A repeated member alone: serde_json read the body's syntax whole (parsed)
+    return rejection(body, tag, expected, str(why), why.cause, exc, None, _numbers_plain(body),
+                     parsed=not r.reason)
 
 
 cdef object _utf8_rejected(object body, int tag, int expected, Py_ssize_t start):

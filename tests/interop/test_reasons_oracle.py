@@ -79,3 +79,49 @@ def test_reasons_past_the_openings_are_rmcps(twins: tuple[ModuleType, ModuleType
                 problems.append(f"{frames.__name__} {case.id}: {why}")
     assert not problems, f"{len(problems)} of {2 * len(cases)}: {problems[:5]}"
     assert worded > len(cases)  # most are worded by a reason, in both twins
+
+
+#: msgspec's words for a fault of syntax (not of types), which it meets in a value that
+#: serde_json skips unread (a lone surrogate escape) as much as in one it reads.
+_MSGSPEC_SYNTAX = ("JSON is malformed", "Input data was truncated")
+
+
+def _skipped_cases() -> list[Case]:
+    from test_rewritten_rejection import RESTS, SKIPPED, TRIGGERS
+
+    cases = []
+    for tag, _, members in RESTS:
+        for skipped in SKIPPED:
+            for trigger, (key, more) in TRIGGERS.items():
+                member = key + b":" + skipped + more
+                for parts in ([member, members], [members, member]):
+                    body = b"{" + b",".join(p for p in parts if p) + b"}"
+                    channel = "read-resource" if tag == 0 else "notifications"
+                    cases.append(Case(f"{trigger}/{body!r}", channel, bytes((tag,)) + body))
+    return cases
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not oracle_available(), reason="rmcp oracle not built")
+def test_a_type_fault_beside_a_skipped_surrogate_is_rmcps(
+    twins: tuple[ModuleType, ModuleType],
+) -> None:
+    """A body serde_json reads whole that rmcp rejects for its types (a missing or
+    repeated member, an item neither text nor blob), beside a lone surrogate in a value
+    serde_json skips unread: both twins give rmcp's verdict, and word it by the fault
+    rmcp meets, never by msgspec's syntax error of the surrogate."""
+    cases = _skipped_cases()
+    problems, typed = [], 0
+    for case, rmcp in zip(cases, run_oracle(cases), strict=True):
+        syntax = rmcp.error is not None and _WHERE.sub("", rmcp.error) in RMCP_REASONS
+        typed += rmcp.error is not None and not syntax
+        for frames in twins:
+            mine = ours(frames, case)
+            why = disagreement(mine, rmcp)
+            misworded = mine.error is not None and any(w in mine.error for w in _MSGSPEC_SYNTAX)
+            if why is None and rmcp.error is not None and not syntax and misworded:
+                why = f"worded {mine.error!r}, rmcp {rmcp.error!r}"
+            if why is not None:
+                problems.append(f"{frames.__name__} {case.id}: {why}")
+    assert not problems, f"{len(problems)} of {2 * len(cases)}: {problems[:5]}"
+    assert typed > len(cases) // 2  # most are rejected for their types by rmcp

@@ -1,7 +1,8 @@
 """The words of a body rmcp rejects: the FrameBodyError each twin raises.
 
 msgspec's own error is preferred when msgspec rejects the body too (its message and path
-are better than serde_json's reasons); else serde_json's or rmcp's reason. The quick
+are better than serde_json's reasons), unless serde_json read the body whole and msgspec's
+is an error of syntax (:data:`SKIPPED_UNREAD`); else serde_json's or rmcp's reason. The quick
 reading asked for that error is one table on the expected type (:data:`_QUICK`, in the
 order of :data:`.rmcp_structs.EXPECTED`).
 """
@@ -54,6 +55,7 @@ def rejection(
     failed: BaseException | None = None,
     numbers_plain: bool = False,
     asked: bool = False,
+    parsed: bool = False,
 ) -> FrameBodyError:
     """The FrameBodyError for a body of type ``EXPECTED[expected]`` that rmcp rejects.
 
@@ -63,7 +65,9 @@ def rejection(
     the twin found every number of the body plain (its scan, or :func:`_maybe_hard`'s
     C copy), so that none is spelled anew for the quick reading and ``exc`` is not asked
     again. ``asked``: the quick reading was asked already and read the body (so not
-    again). Returned, for the caller to raise.
+    again). ``parsed``: serde_json read the whole body, so that rmcp rejects it for its
+    types alone (:data:`SKIPPED_UNREAD`: msgspec's syntax errors do not word it).
+    Returned, for the caller to raise.
     """
     if exc is None:
         exc = failed if asked else _msgspec_error(body, tag, expected, numbers_plain) or failed
@@ -77,11 +81,30 @@ def rejection(
             # The twin's error came from the body as written: a number serde_json reads
             # otherwise (``-0``, beyond 64 bits) may come before a later syntax error.
             exc = _msgspec_error(body, tag, expected) or exc
+    if parsed and _unread_by_serde(exc):
+        exc = failed
     if exc is not None:
         return _worded(tag, expected, exc)
     error = FrameBodyError(tag, EXPECTED[expected], reason or "rejected")
     error.__cause__ = cause
     return error
+
+
+#: serde_json skips the value of a member a struct does not have (``ignore_value``)
+#: checking its syntax alone: an escape's hex digits, not whether it makes a lone
+#: surrogate (``"\ud800"``), which msgspec rejects wherever it reads or skips one. So
+#: when serde_json read a body whole, a syntax error msgspec gives for it is about what
+#: serde_json skipped unread, not rmcp's reason: the rejection is worded by the rule
+#: that rejected it (an item neither text nor blob, a missing member), as rmcp words it.
+SKIPPED_UNREAD = "a lone surrogate escape in a value serde_json skips"
+
+
+def _unread_by_serde(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is msgspec's error of syntax (not a ValidationError).
+
+    Of a body serde_json read whole, such an error is about what it skipped unread
+    (:data:`SKIPPED_UNREAD`)."""
+    return isinstance(exc, DECODE_ERRORS) and not isinstance(exc, msgspec.ValidationError)
 
 
 def msgspec_rejection(body: Any, tag: int, expected: int) -> FrameBodyError | None:
@@ -147,7 +170,9 @@ def item_rejection(
     path = FrameBodyError.from_exception(tag, EXPECTED[EXPECT_RESULT], exc).path or ""
     if path != "$.contents" and not path.startswith("$.contents["):
         return None
-    return rejection(body, tag, EXPECT_RESULT, None, None, exc, numbers_plain=numbers_plain)
+    return rejection(
+        body, tag, EXPECT_RESULT, None, None, exc, numbers_plain=numbers_plain, parsed=True
+    )
 
 
 def bare(exc: BaseException) -> BaseException:

@@ -86,7 +86,7 @@ def decode_exact(
         failed = detached(error)
     # Outside the except blocks: no exception keeps this frame (and its caller's
     # payload) alive through a reference cycle.
-    raise rejection(body, tag, expected, reason, cause, exc, failed)
+    raise rejection(body, tag, expected, reason, cause, exc, failed, parsed=True)
 
 
 def read_exactly(
