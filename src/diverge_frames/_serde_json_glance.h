@@ -45,6 +45,64 @@ DF_INLINE uint64_t df_sj_name_lens(const df_sj_rules *rules) {
     return lens;
 }
 
+/* The keys a glance has seen in the objects nested rules->deepest levels or less that
+   are open (one at each depth): each key's first 8 bytes (df_sj_head), start and
+   length; and the names of rules->watch seen as keys (bit i: rules->watch[i]). */
+typedef struct {
+    uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
+    int count[DF_SJ_GLANCE_DEPTH + 1];
+    uint64_t name_lens; /* df_sj_name_lens(rules) */
+    unsigned seen;
+} df_sj_glance_keys;
+
+/* The glance's rule for a key, p[key:key + len] (no escape in it), of an object nested
+   depth levels (1 to rules->deepest): 1 when the body goes to df_sj_scan (more keys
+   than kept, a key repeated in that object, a model member's name), else 0, the key
+   kept and a watched name noted. Both glances call it, the one rule. */
+DF_ALWAYS_INLINE int df_sj_glance_key(df_sj_glance_keys *k, const df_sj_rules *rules,
+                                      const unsigned char *p, df_ssize n, df_ssize key,
+                                      df_ssize len, int depth) {
+    const int count = k->count[depth];
+    uint64_t head;
+    int m, d;
+    if (count == DF_SJ_GLANCE_KEYS) return 1;
+    head = df_sj_head(p + key, len, n - key);
+    for (d = 0; d < count; d++)
+        if (k->heads[depth][d] == head && k->lens[depth][d] == len &&
+            (len <= 8 || df_sj_same(p + k->starts[depth][d] + 8, p + key + 8, len - 8)))
+            return 1;
+    if (k->name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
+        const df_sj_member *models = rules->models, *watch = rules->watch;
+        for (m = 0; m < rules->n_models; m++)
+            if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
+        for (m = 0; m < rules->n_watch; m++)
+            if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+                k->seen |= 1u << m;
+    }
+    k->heads[depth][count] = head;
+    k->starts[depth][count] = key;
+    k->lens[depth][count] = (int)len;
+    k->count[depth] = count + 1;
+    return 0;
+}
+
+/* The end of the number whose first byte ('-' or a digit) is p[i] when df_sj_number
+   reads it plain, else -1: an integer of at most 15 digits, not -0 and with no leading
+   zero, at once; any other by df_sj_glance_number. */
+DF_ALWAYS_INLINE df_ssize df_sj_glance_number_end(const unsigned char *p, df_ssize n,
+                                                  df_ssize i) {
+    const int minus = p[i] == '-';
+    df_ssize j = i + minus, len;
+    while (j < n && DF_IS_DIGIT(p[j])) j++;
+    len = j - i - minus;
+    if (len >= 1 && len <= 15 && (p[j - len] != '0' || (len == 1 && !minus)) &&
+        (j >= n || (p[j] != '.' && (p[j] | 0x20) != 'e')))
+        return j;
+    return df_sj_glance_number(p, n, i);
+}
+
 #if DF_SSE2
 #define DF_GLANCE_BYTES_INLINE DF_INLINE
 #else
@@ -62,10 +120,10 @@ DF_INLINE uint64_t df_sj_name_lens(const df_sj_rules *rules) {
    or skipped (the scan after msgspec's failure words it, or, for a surrogate in a value
    serde_json skips, sends it to the exact reading), or an array where serde's derived
    struct reads its sequence form (a repeated in df_sj_scan's terms), which msgspec's
-   struct, literal or union there rejects. With 0, *top_keys is how many keys the top-level object has,
-   and bit i of *watched is set when rules->watch[i] is a key of an object nested
-   rules->deepest levels or less (a result's items: whether any is a text or a blob).
-   Reads only p[:n].
+   struct, literal or union there rejects. With 0, *top_keys is how many keys the
+   top-level object has, and bit i of *watched is set when rules->watch[i] is a key of
+   an object nested rules->deepest levels or less (a result's items: whether any is a
+   text or a blob). Reads only p[:n].
 
    df_sj_glance_bytes is the glance a byte (or a string) at a time: the reference that
    df_sj_glance's blocks are held to (tests/c/test_glance.c), and df_sj_glance itself
@@ -73,23 +131,17 @@ DF_INLINE uint64_t df_sj_name_lens(const df_sj_rules *rules) {
 DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n,
                                               const df_sj_rules *rules, int *top_keys,
                                               unsigned *watched) {
-    uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    int keys[DF_SJ_GLANCE_DEPTH + 1];
-    df_ssize i = 0, j, key = 0, key_end = 0, len;
-    int depth = 0, deepest = rules->deepest, escaped = 0, m, d, count, flags;
-    const df_sj_member *models = rules->models, *watch = rules->watch;
-    const int n_models = rules->n_models, n_watch = rules->n_watch;
-    const uint64_t name_lens = df_sj_name_lens(rules);
-    unsigned seen = 0;
-    uint64_t head;
+    df_sj_glance_keys k;
+    df_ssize i = 0, key = 0, key_end = 0;
+    int depth = 0, deepest = rules->deepest, escaped = 0, flags;
     unsigned char c;
     *top_keys = 0;
-    *watched = 0; /* kept in seen while it looks, stored as it says 0 */
+    *watched = 0; /* kept in k.seen while it looks, stored as it says 0 */
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
     if (!DF_SSE2 && !df_valid_utf8(p, n)) return 1; /* DF_HIGH is SSE2's */
-    keys[1] = 0;
+    k.name_lens = df_sj_name_lens(rules);
+    k.seen = 0;
+    k.count[1] = 0;
     while (i < n) {
         c = p[i];
         if (c == '"') {
@@ -106,53 +158,26 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
             i = df_sj_ws(p, n, i + 1);
             if (depth == 1) ++*top_keys;
             if (depth < 1 || depth > deepest) continue;
-            count = keys[depth];
-            if (escaped || count == DF_SJ_GLANCE_KEYS) return 1;
-            len = key_end - key;
-            head = df_sj_head(p + key, len, n - key);
-            for (d = 0; d < count; d++)
-                if (heads[depth][d] == head && lens[depth][d] == len &&
-                    (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
-                    return 1;
-            if (name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
-                for (m = 0; m < n_models; m++)
-                    if (models[m].len == len && df_sj_same(models[m].name, p + key, len))
-                        return 1;
-                for (m = 0; m < n_watch; m++)
-                    if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
-                        seen |= 1u << m;
-            }
-            heads[depth][count] = head;
-            starts[depth][count] = key;
-            lens[depth][count] = (int)len;
-            keys[depth] = count + 1;
+            if (escaped || df_sj_glance_key(&k, rules, p, n, key, key_end - key, depth))
+                return 1;
             continue;
         }
         if (c == '{' || c == '[') {
             if (++depth > DF_SJ_SKIP_DEPTH) return 1;
-            if (depth <= deepest) keys[depth] = 0;
+            if (depth <= deepest) k.count[depth] = 0;
             i = df_sj_ws(p, n, i + 1);
             continue;
         }
         if (c == '}' || c == ']') {
             if (--depth < 0) { /* msgspec rejects it */
-                *watched = seen;
+                *watched = k.seen;
                 return 0;
             }
             i++;
             continue;
         }
         if (c == '-' || DF_IS_DIGIT(c)) {
-            /* quick: an integer of at most 15 digits, not -0 (no leading zero) */
-            j = i + (c == '-');
-            while (j < n && DF_IS_DIGIT(p[j])) j++;
-            len = j - i - (c == '-');
-            if (len >= 1 && len <= 15 && (p[j - len] != '0' || (len == 1 && c != '-')) &&
-                (j >= n || (p[j] != '.' && (p[j] | 0x20) != 'e'))) {
-                i = j;
-                continue;
-            }
-            i = df_sj_glance_number(p, n, i);
+            i = df_sj_glance_number_end(p, n, i);
             if (i < 0) return 1;
             continue;
         }
@@ -160,7 +185,7 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
            whitespace after it at once */
         i = df_sj_ws(p, n, i + 1);
     }
-    *watched = seen;
+    *watched = k.seen;
     return 0;
 }
 
@@ -305,17 +330,10 @@ DF_INLINE int df_sj_slash_in(uint64_t s, uint64_t ps, df_ssize base, df_ssize a,
    small frames more time than its instructions (bench_guard). */
 DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
                                   int *top_keys, unsigned *watched) {
-    uint64_t heads[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
-    int keys[DF_SJ_GLANCE_DEPTH + 1];
-    df_ssize base, i, j, key, key_end, len, resume = 0;
-    int depth = 0, deepest = rules->deepest, m, d, count;
-    const df_sj_member *models = rules->models, *watch = rules->watch;
-    const int n_models = rules->n_models, n_watch = rules->n_watch;
-    const uint64_t name_lens = df_sj_name_lens(rules);
-    unsigned seen = 0;
-    uint64_t quote, slash, acts, q, in, head;
+    df_sj_glance_keys k;
+    df_ssize base, i, key, key_end, resume = 0;
+    int depth = 0, deepest = rules->deepest;
+    uint64_t quote, slash, acts, q, in;
     uint64_t escape = 0, inside = 0, pq = 0, ps = 0;
     df_ssize first_high = -1, last_high = -1; /* the first and last byte >= 0x80 */
     uint64_t hm;
@@ -323,9 +341,11 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
     unsigned char c;
     if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys, watched);
     *top_keys = 0;
-    *watched = 0; /* kept in seen while it looks, stored as it says 0 */
+    *watched = 0; /* kept in k.seen while it looks, stored as it says 0 */
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
-    keys[1] = 0;
+    k.name_lens = df_sj_name_lens(rules);
+    k.seen = 0;
+    k.count[1] = 0;
     for (base = 0; base < n; base += 64) {
         if (n - base >= 64) {
             df_sj_glance_block(p + base, &quote, &slash, &high, &acts);
@@ -357,59 +377,31 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
             if (c == ':') {
                 if (depth == 1) ++*top_keys;
                 if (depth < 1 || depth > deepest) continue;
-                count = keys[depth];
-                if (count == DF_SJ_GLANCE_KEYS) return 1;
                 /* the key: the string closed by the last quote before the colon */
                 key_end = p[i - 1] == '"' ? i - 1 : df_sj_quote_before(q, pq, base, i);
                 if (key_end < 0) return 1;
                 key = df_sj_quote_before(q, pq, base, key_end) + 1;
-                if (key <= 0 || ((slash | ps) && df_sj_slash_in(slash, ps, base, key, key_end)))
+                if (key <= 0 || ((slash | ps) && df_sj_slash_in(slash, ps, base, key, key_end)) ||
+                    df_sj_glance_key(&k, rules, p, n, key, key_end - key, depth))
                     return 1;
-                len = key_end - key;
-                head = df_sj_head(p + key, len, n - key);
-                for (d = 0; d < count; d++)
-                    if (heads[depth][d] == head && lens[depth][d] == len &&
-                        (len <= 8 || df_sj_same(p + starts[depth][d] + 8, p + key + 8, len - 8)))
-                        return 1;
-                if (name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
-                    for (m = 0; m < n_models; m++)
-                        if (models[m].len == len && df_sj_same(models[m].name, p + key, len))
-                            return 1;
-                    for (m = 0; m < n_watch; m++)
-                        if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
-                            seen |= 1u << m;
-                }
-                heads[depth][count] = head;
-                starts[depth][count] = key;
-                lens[depth][count] = (int)len;
-                keys[depth] = count + 1;
                 continue;
             }
             if ((c | 0x20) == '{') { /* { or [ */
                 if (++depth > DF_SJ_SKIP_DEPTH) return 1;
-                if (depth <= deepest) keys[depth] = 0;
+                if (depth <= deepest) k.count[depth] = 0;
                 continue;
             }
             if ((c | 0x20) == '}') { /* } or ] */
                 /* msgspec rejects it (the byte loop's 0, once the UTF-8 before it is) */
                 if (--depth < 0) {
-                    *watched = seen;
+                    *watched = k.seen;
                     return first_high >= 0 && first_high < i &&
                            !df_valid_utf8(p + first_high, i - first_high);
                 }
                 continue;
             }
             if (c == '.' || c == '/') continue; /* not a number's first byte */
-            /* quick: an integer of at most 15 digits, not -0 (no leading zero) */
-            j = i + (c == '-');
-            while (j < n && DF_IS_DIGIT(p[j])) j++;
-            len = j - i - (c == '-');
-            if (len >= 1 && len <= 15 && (p[j - len] != '0' || (len == 1 && c != '-')) &&
-                (j >= n || (p[j] != '.' && (p[j] | 0x20) != 'e'))) {
-                resume = j;
-                continue;
-            }
-            resume = df_sj_glance_number(p, n, i);
+            resume = df_sj_glance_number_end(p, n, i);
             if (resume < 0) return 1;
         }
         pq = q;
@@ -420,7 +412,7 @@ DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_s
        continuation missing, is invalid either way) */
     if (first_high >= 0 && !df_valid_utf8(p + first_high, last_high + 1 - first_high))
         return 1;
-    *watched = seen;
+    *watched = k.seen;
     return 0;
 }
 
