@@ -228,10 +228,22 @@ DF_ALWAYS_INLINE void df_sj_glance_block(const unsigned char *p, uint64_t *quote
     *high = _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3));
 }
 
+/* The 16 bytes of p[0:len] from index k (k < len) in one load: p[k:k + 16], or, fewer
+   than 16 left, the 16 that end at len, with *off of them (read already) to shift out of
+   the masks made of it (then p[len - 16:0] must be readable too, when len < 16). */
+DF_ALWAYS_INLINE __m128i df_sj_glance_load(const unsigned char *p, df_ssize len, int k,
+                                           int *off) {
+    if (k + 16 <= len) {
+        *off = 0;
+        return _mm_loadu_si128((const __m128i *)(p + k));
+    }
+    *off = (int)(k - (len - 16));
+    return _mm_loadu_si128((const __m128i *)(p + len - 16));
+}
+
 /* The masks of the bytes p[0:len] (16 <= len; at most 64 of them read, bit i: byte i,
    none past len), and in *high the loads or'ed together, as df_sj_glance_block. Each 16
-   bytes one load; the last ones, short of 16, the last 16 bytes with those already read
-   shifted out of the masks (not of *high). */
+   bytes one load (df_sj_glance_load). */
 DF_ALWAYS_INLINE void df_sj_glance_tail(const unsigned char *p, df_ssize len, uint64_t *quote,
                                          uint64_t *slash, __m128i *high, uint64_t *acts) {
     uint64_t mq = 0, ms = 0, ma = 0;
@@ -239,13 +251,7 @@ DF_ALWAYS_INLINE void df_sj_glance_tail(const unsigned char *p, df_ssize len, ui
     int k, off;
     __m128i v, hv = _mm_setzero_si128();
     for (k = 0; k < 64 && k < len; k += 16) {
-        if (k + 16 <= len) {
-            v = _mm_loadu_si128((const __m128i *)(p + k));
-            off = 0;
-        } else {
-            v = _mm_loadu_si128((const __m128i *)(p + len - 16));
-            off = (int)(k - (len - 16));
-        }
+        v = df_sj_glance_load(p, len, k, &off);
         hv = _mm_or_si128(hv, v);
         df_sj_glance_chunk(v, &q, &s, &a);
         mq |= (uint64_t)(q >> off) << k;
@@ -259,19 +265,14 @@ DF_ALWAYS_INLINE void df_sj_glance_tail(const unsigned char *p, df_ssize len, ui
 }
 
 /* The bytes >= 0x80 of p[0:len] (1 <= len; at most 64 of them read, bit i: byte i, none
-   past len), read as df_sj_glance_tail reads them. */
+   past len), read as df_sj_glance_tail reads them (len < 16 only after a block of 64,
+   which the load before p reads). */
 DF_NOINLINE uint64_t df_sj_glance_high(const unsigned char *p, df_ssize len) {
     uint64_t m = 0;
     int k, off;
     __m128i v;
     for (k = 0; k < 64 && k < len; k += 16) {
-        if (k + 16 <= len) {
-            v = _mm_loadu_si128((const __m128i *)(p + k));
-            off = 0;
-        } else {
-            v = _mm_loadu_si128((const __m128i *)(p + len - 16));
-            off = (int)(k - (len - 16));
-        }
+        v = df_sj_glance_load(p, len, k, &off);
         m |= (uint64_t)((unsigned)_mm_movemask_epi8(v) >> off) << k;
     }
     return m;

@@ -23,14 +23,7 @@
 
 #include "_serde_json_glance.h"
 
-static unsigned long long rng_state = 0x2545F4914F6CDD1DULL;
-
-static unsigned next_random(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
+#include "random.h"
 
 static unsigned below(unsigned n) { return next_random() % n; }
 

@@ -11,14 +11,8 @@
 
 #include "_scan.h"
 
-static unsigned long long rng_state = 0x9E3779B97F4A7C15ULL;
-
-static unsigned next_random(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
+#define RANDOM_SEED 0x9E3779B97F4A7C15ULL
+#include "random.h"
 
 static int failures = 0;
 

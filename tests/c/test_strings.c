@@ -14,14 +14,7 @@
 
 #define MAX 700
 
-static unsigned long long rng_state = 0x2545F4914F6CDD1DULL;
-
-static unsigned next_random(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
+#include "random.h"
 
 static int failures = 0;
 
