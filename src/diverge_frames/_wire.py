@@ -208,8 +208,10 @@ notification_wire_decoder = msgspec.json.Decoder(
 #: path reads a body whose method it has found (its first key) with its method's class
 #: at once, without the union's look-up of the tag (the wire twins' where
 #: ``notification_wire_decoder`` is used, the public classes' where it is not).
-notification_method_decoders = tuple(msgspec.json.Decoder(cls) for cls in t.TYPED_NOTIFICATIONS)
-notification_method_wire_decoders = tuple(
+notification_method_decoders: tuple[msgspec.json.Decoder[Any], ...] = tuple(
+    msgspec.json.Decoder(cls) for cls in t.TYPED_NOTIFICATIONS
+)
+notification_method_wire_decoders: tuple[msgspec.json.Decoder[Any], ...] = tuple(
     msgspec.json.Decoder(_WIRE_OF.get(cls, cls)) for cls in t.TYPED_NOTIFICATIONS
 )
 custom_decoder = msgspec.json.Decoder(t.CustomNotification)
