@@ -127,6 +127,7 @@ def extensions():
             "src/diverge_frames/_serde_json.h",
             "src/diverge_frames/_serde_json_number.h",
             "src/diverge_frames/_write_f64.h",
+            "src/diverge_frames/_write_error.h",
             "src/diverge_frames/_serde_json_tokens.h",
             "src/diverge_frames/_serde_json_scan.h",
             "src/diverge_frames/_serde_json_glance.h",

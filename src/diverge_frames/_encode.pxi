@@ -2,7 +2,8 @@
 # plan (the C walk of _check_plans.pxi, else _checks.check), written by msgspec after
 # the tag byte (a result's long strings by df_string_write, _strings.pxi), and each
 # float exponent written as serde_json writes it as the output is made (``1e16`` ->
-# ``1e+16``: with the copy out of the scratch buffer, or in msgspec's own bytes).
+# ``1e+16``: with the copy out of the scratch buffer, or in msgspec's own bytes). An
+# ErrorData is checked and written in C in one walk where it can be (_write_error.h).
 
 cdef object _tagged_into(const df_method *encode_into, object encode, object value, char tag,
                          bint exponents):
@@ -31,6 +32,38 @@ cdef object _tagged_into(const df_method *encode_into, object encode, object val
 cdef extern from "Python.h":
     bint PyUnicode_IS_COMPACT_ASCII(object o)
     PyObject *_new_bytes "PyBytes_FromStringAndSize"(const char *s, Py_ssize_t n) except NULL
+
+
+cdef extern from "_write_error.h":
+    Py_ssize_t _write_error_data "df_write_error_data"(
+        PyObject *value, Py_ssize_t code_at, Py_ssize_t message_at, Py_ssize_t data_at,
+        unsigned char *d, Py_ssize_t cap)
+
+
+cdef enum:
+    _ERROR_ROOM = 4096  # the ErrorData _error_written writes: a longer one is msgspec's
+
+cdef Py_ssize_t _CODE_AT = _slot_offset(_ErrorData, "code")
+cdef Py_ssize_t _MESSAGE_AT = _slot_offset(_ErrorData, "message")
+cdef Py_ssize_t _DATA_AT = _slot_offset(_ErrorData, "data")
+
+
+cdef object _error_written(object value, char tag):
+    """``tag`` + the JSON of the ErrorData ``value`` written in C, checked as it is
+    written (``df_write_error_data``: ``data``'s objects sorted as serde_json sorts them,
+    with no list of them to allocate), or None when it declines: a float in ``data``, an
+    output past ``_ERROR_ROOM`` bytes, or anything the general path must decide; and
+    without a GIL (nothing keeps ``data`` still then)."""
+    cdef unsigned char buf[_ERROR_ROOM]
+    cdef Py_ssize_t n
+    if _GIL_DISABLED:
+        return None
+    n = _write_error_data(<PyObject *>value, _CODE_AT, _MESSAGE_AT, _DATA_AT, buf + 1,
+                          _ERROR_ROOM - 1)
+    if n < 0:
+        return None
+    buf[0] = <unsigned char>tag
+    return PyBytes_FromStringAndSize(<char *>buf, n + 1)
 
 
 cdef enum:
@@ -140,6 +173,10 @@ def encode_notification(value):
         )
     cdef bint plain_params = False
     cdef bint exponents = True
+    if i == _I_ERROR:  # the exact class
+        out = _error_written(value, _TAG_ERROR)
+        if out is not None:
+            return out
     encode = _encode
     if not _ok_floats(value, _TOP_PLAN[i], &floats):
         value = _check(value)  # its canonical copy, or its TypeError/ValueError
@@ -192,6 +229,9 @@ def encode_read_resource(value):
             else:
                 out = _tagged(_encode, value, _TAG_RESULT, exponents)
         elif cls is _ErrorData:
+            out = _error_written(value, _TAG_ERROR)
+            if out is not None:
+                return out
             if not _ok(value, _TOP_PLAN[_I_ERROR]):
                 out = _tagged_into(_encode_into, _encode, _check(value), _TAG_ERROR, True)
             else:
