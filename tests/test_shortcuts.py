@@ -17,6 +17,7 @@ import re
 import helpers
 import msgspec
 import pytest
+from value_strategies import encoded
 
 from diverge_frames import FrameError, _frames_py, _wire
 from diverge_frames import types as t
@@ -128,6 +129,44 @@ def test_a_bare_notification_is_a_new_value_equal_to_the_pure_twins(method, kind
     if "params" in type(first).__struct_fields__:
         first.params = t.NotificationParams(meta={"k": 1})  # one changed: the next is not
         assert compiled.decode_notification(payload) == expected
+
+
+#: The typed notification classes a value can be built of with no arguments.
+_BUILT_BARE = [
+    cls
+    for cls in (getattr(t, name) for name in t.__all__)
+    if isinstance(cls, type)
+    and issubclass(cls, msgspec.Struct)
+    and cls.__name__.endswith("Notification")
+    and all(f.required is False for f in msgspec.structs.fields(cls))
+]
+
+
+@pytest.mark.parametrize("cls", _BUILT_BARE, ids=lambda cls: cls.__name__)
+def test_a_notification_without_params_is_written_as_its_method(cls: type) -> None:
+    # Encode's mirror of the bare decode: a list-changed notification whose members are
+    # all None is written as the bytes the general path wrote for it at import (one
+    # bytes object, given again), the pure twin's bytes; one with params is not.
+    compiled = helpers.compiled()
+    value = cls()
+    expected = encoded(_frames_py.encode_notification, value)
+    assert encoded(compiled.encode_notification, value) == expected
+    if expected == b'\x00{"method":"%s"}' % cls.method.encode():
+        assert compiled.encode_notification(cls()) is compiled.encode_notification(value)
+    if "params" in cls.__struct_fields__:
+        for params in (t.NotificationParams(meta={"k": [1]}), t.NotificationParams()):
+            value.params = params  # set after it was built: not None, not the shortcut
+            written = encoded(compiled.encode_notification, value)
+            assert written == encoded(_frames_py.encode_notification, value)
+
+
+def test_the_list_changed_notifications_are_written_as_their_method() -> None:
+    names = {cls.__name__ for cls in _BUILT_BARE}
+    assert {
+        "ToolListChangedNotification",
+        "ResourceListChangedNotification",
+        "PromptListChangedNotification",
+    } <= names
 
 
 @pytest.mark.parametrize(

@@ -196,6 +196,15 @@ DF_INLINE int df_key_before(PyObject *a, PyObject *b) {
 
 #define DF_MEMBER(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
 
+/* Every member of the struct `value`, of the plan's class, is None (a list-changed
+ * notification without params, which rmcp writes as its method alone). */
+DF_INLINE int df_all_none(PyObject *value, const df_plan *plan) {
+    for (Py_ssize_t i = 0; i < plan->n; i++) {
+        if (DF_MEMBER(value, plan->fields[i].offset) != Py_None) return 0;
+    }
+    return 1;
+}
+
 /* A JSON value (serde_json's Value): None, bool, exact str, int within long long
  * (wider ones: not sure), finite float, exact dict with str keys, exact list; its
  * arrays and objects at level + 1. */

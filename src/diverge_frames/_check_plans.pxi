@@ -61,6 +61,7 @@ cdef extern from "_check.h":
     int _MAX_FLOATS "DF_MAX_FLOATS"
     bint _ok "df_ok"(object v, const df_plan *plan) noexcept
     bint _ok_floats "df_ok_floats"(object v, const df_plan *plan, df_floats *floats) noexcept
+    bint _all_none "df_all_none"(object value, const df_plan *plan) noexcept
     bint _keys_ordered "df_keys_ordered"() noexcept
     bint _exponents_possible "df_exponents_possible"() noexcept
     int _custom_params "df_custom_params"() noexcept
@@ -119,6 +120,9 @@ cdef PyTypeObject *_TOP_CLS[_MAX_TOP]
 cdef df_plan *_TOP_PLAN[_MAX_TOP]
 cdef int _N_TOP = 0
 cdef df_plan *_RESULT_PLAN = NULL
+#: Of a typed notification class rmcp writes as its method alone when every member is
+#: None (the bare notifications, _frames_c.pyx): those bytes, tag byte first; else NULL.
+cdef PyObject *_BARE_WRITTEN[_MAX_TOP]
 
 
 cdef df_plan *_c_plan(object plan) except NULL:

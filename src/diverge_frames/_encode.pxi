@@ -171,6 +171,8 @@ def encode_notification(value):
             "a notification channel carries a ServerNotification or ErrorData,"
             f" not {type(value).__name__}"
         )
+    if _BARE_WRITTEN[i] != NULL and _all_none(value, _TOP_PLAN[i]):
+        return <object>_BARE_WRITTEN[i]  # a list-changed notification without params
     cdef bint plain_params = False
     cdef bint exponents = True
     if i == _I_ERROR:  # the exact class

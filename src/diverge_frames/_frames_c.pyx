@@ -724,6 +724,21 @@ cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int
         raise _msgspec_rejected(body, src, tag, _EXPECT_ERROR, exc)
 
 
+cdef list _BARE_WRITTEN_KEPT = []  # what _BARE_WRITTEN points to
+
+
+cdef _bare_written(object value, bytes body):
+    """Let encode write ``value``'s class, when all its members are None, as the tag byte
+    and ``body``: where ``value`` (the decode of ``body``, its members all None) is
+    written so by the general path."""
+    cdef int i = _top(value)
+    out = bytes([_TAG_NOTIFICATION]) + body
+    if (i >= 0 and _BARE_WRITTEN[i] == NULL and _all_none(value, _TOP_PLAN[i])
+            and encode_notification(value) == out):
+        _BARE_WRITTEN_KEPT.append(out)
+        _BARE_WRITTEN[i] = <PyObject *>out
+
+
 def _bare_notifications():
     """Fill the table of ``_bare``: each typed method whose ``{"method":"<m>"}`` decodes
     (by the path ``_bare`` stands in for, before the table has it) to a value whose
@@ -740,6 +755,7 @@ def _bare_notifications():
             continue
         if _N_BARE == _MAX_BARE:
             raise ImportError(f"more than {_MAX_BARE} bare notifications: _MAX_BARE")
+        _bare_written(value, body)
         copy = value.__copy__
         _BARE_KEPT.extend((body, copy))
         _BARE_PTR[_N_BARE] = PyBytes_AS_STRING(body)
