@@ -319,13 +319,17 @@ def run_rounds(
 ) -> None:
     """``rounds`` rounds over ``groups``; a heavy group is measured in rounds 0,
     ``heavy_stride``, ``2 * heavy_stride``, ... only. Within a group the order rotates
-    by one each round, so no implementation always runs first."""
+    by one each time the group is measured (not each round: a heavy group of six cells
+    measured every fourth round would see three orders only, each cell always after
+    the same one), so no implementation always runs first or after the same other."""
     gc.collect()
+    measured = [0] * len(groups)
     for r in range(rounds):
-        for group in groups:
+        for g, group in enumerate(groups):
             if group.heavy and r % heavy_stride:
                 continue
-            k = r % len(group.cells)
+            k = measured[g] % len(group.cells)
+            measured[g] += 1
             for cell in group.cells[k:] + group.cells[:k]:
                 cell.sample()
         if progress is not None:
