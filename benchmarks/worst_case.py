@@ -87,6 +87,17 @@ def _data(n: int, unit: Callable[[int], bytes]) -> bytes:
     return _array(unit, n, b'\x01{"code":-32603,"message":"m","data":[', b"]}")
 
 
+def _long_keys(n: int, reverse: bool) -> bytes:
+    """An ErrorData frame whose ``data`` is one object of 128 keys of two-byte characters,
+    about n bytes, that differ only in their last three: in reverse order (each key sorts
+    before every one written before it) or in order."""
+    prefix = "\u0100" * max(1, n // 256)
+    keys = [f"{prefix}{i:03d}" for i in range(128)]
+    data = dict.fromkeys(reversed(keys) if reverse else keys, 0)
+    body = {"code": -32603, "message": "m", "data": data}
+    return b"\x01" + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _numbers(trigger: Callable[[int], bytes], plain: Callable[[int], bytes]) -> Any:
     return lambda n: ("notifications", _data(n, trigger), _data(n, plain))
 
@@ -305,6 +316,8 @@ SHAPES = [
         whitespace=True),
     Shape("large floats (encode)", _numbers(
         lambda i: b"%d.5e%d" % (i % 9 + 1, 16 + i % 280), lambda i: b"%d.5" % (i % 9 + 1)), "encode"),
+    Shape("error data keys sharing a prefix, out of order (encode)", lambda n: (
+        "notifications", _long_keys(n, reverse=True), _long_keys(n, reverse=False)), "encode"),
 ]  # fmt: skip
 
 

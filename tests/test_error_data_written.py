@@ -22,6 +22,7 @@ from diverge_frames._exact.serde_json import MAX_DEPTH
 CHANNELS = ("notifications", "read-resource")
 
 #: The C writer's limits (``_write_error.h``, ``_encode.pxi``): past them it declines.
+OBJECT = 32
 MEMBERS = 128
 ROOM = 4096 - 1
 
@@ -173,15 +174,35 @@ def test_nesting_at_serde_jsons_limit(twins: Any, levels: int) -> None:
         assert isinstance(out, tuple) and "nested" in out[1], out
 
 
-@pytest.mark.parametrize("n", [MEMBERS - 1, MEMBERS, MEMBERS + 1])
+def open_at_once(n: int) -> dict[str, Any]:
+    """Objects nested in one another, each of at most ``OBJECT`` members (its last, "~",
+    the next object), ``n`` members in all: all of them open at once as it is written."""
+    sizes = [OBJECT] * (n // OBJECT) + ([n % OBJECT] if n % OBJECT else [])
+    inner: Any = 0
+    for size in reversed(sizes):
+        level: dict[str, Any] = {f"k{j:02d}"[::-1]: j for j in range(size - 1)}
+        level["~"] = inner
+        inner = level
+    assert isinstance(inner, dict)
+    return inner
+
+
+@pytest.mark.parametrize("n", [OBJECT - 1, OBJECT, OBJECT + 1, MEMBERS - 1, MEMBERS, MEMBERS + 1])
 def test_many_members(twins: Any, n: int) -> None:
-    """Up to the members the C writer holds at once, and past them (the general path),
-    in one object and split over nested ones."""
+    """Up to the members the C writer sorts in one object and holds at once, and past
+    them (the general path), in one object and in objects nested in one another."""
     flat = {f"k{i:04d}"[::-1]: i for i in range(n)}
-    split = {f"o{i}": {f"k{j}": j for j in range(n // 4)} for i in range(4)}
-    split["z"] = {"y": {f"k{j}": j for j in range(n - n // 4 - 5)}}
-    for data in (flat, split):
+    for data in (flat, open_at_once(n)):
         assert written(twins, "notifications", t.ErrorData(1, "m", data)) == expected(1, "m", data)
+
+
+@pytest.mark.parametrize("length", [1, 30, 31, 1000, 100_000])
+@pytest.mark.parametrize("unit", ["a", "\u0100", "\U0001f600"])
+def test_long_keys_sharing_a_prefix(twins: Any, length: int, unit: str) -> None:
+    """Keys that differ only at their end, in reverse order: sorted alike whether they
+    fit the C writer's room or not (then declined before their UTF-8 is made)."""
+    data = {unit * length + f"{200 - j:03d}": j for j in range(OBJECT)}
+    assert written(twins, "notifications", t.ErrorData(1, "m", data)) == expected(1, "m", data)
 
 
 @pytest.mark.parametrize("extra", range(-3, 4))

@@ -6,16 +6,21 @@
  * whatever order they were built. msgspec writes the same bytes with
  * order="deterministic", after the check's walk (_check.h) and a sort of every dict
  * into a list it allocates; here one walk checks and writes, each object's members
- * sorted on the stack (df_key_before: the order the check and msgspec use).
+ * sorted on the stack by their keys' UTF-8, as msgspec sorts them (byte order is code
+ * point order, the order of the check's df_key_before).
  *
  * df_write_error_data writes only what it is sure of and declines (-1) anything else,
  * for the caller's general path (check, msgspec, exponents), which decides, writes or
  * raises as before: a float anywhere (msgspec spells floats there), an int beyond long
  * long, a code beyond i32, anything but the exact builtin types, a str with a lone
  * surrogate, nesting past serde_json's limit (df_max_depth, as df_ok_json counts it),
- * more than DF_JW_MEMBERS members in the objects open at once, or more output than the
- * caller's room. Borrowed references only, no Python code run: with a GIL, nothing
- * changes under it (free-threaded builds take the general path).
+ * an object of more than DF_JW_OBJECT members or more than DF_JW_MEMBERS members in the
+ * objects open at once, or more output than the caller's room. Its work stays within a
+ * few times the room: a str is measured against the room before its UTF-8 is made, an
+ * object's keys all together before any is, and an object is sorted by insertion, of
+ * DF_JW_OBJECT keys at most, each comparison a memcmp the room bounds. Borrowed
+ * references only, no Python code run: with a GIL, nothing changes under it
+ * (free-threaded builds take the general path).
  */
 #ifndef DF_WRITE_ERROR_H
 #define DF_WRITE_ERROR_H
@@ -28,15 +33,22 @@
 #include "_check.h"
 #include "_strings.h"
 
-/* The members of the objects being written at once (each object's own, sorted, on the
-   stack of its parents'). */
+/* The members of one object, and of the objects being written at once (each object's
+   own, sorted, on the stack of its parents'). */
+#define DF_JW_OBJECT 32
 #define DF_JW_MEMBERS 128
+
+typedef struct {
+    const unsigned char *key; /* its UTF-8 */
+    df_ssize len;
+    PyObject *value;
+} df_jw_member;
 
 typedef struct {
     unsigned char *d;
     df_ssize o, cap;
     int used; /* members[:used]: the open objects' */
-    PyObject *members[DF_JW_MEMBERS][2];
+    df_jw_member members[DF_JW_MEMBERS];
 } df_jw;
 
 /* s[:n] written as it is. */
@@ -53,28 +65,42 @@ DF_INLINE int df_jw_byte(df_jw *w, unsigned char c) {
     return 0;
 }
 
-/* An exact str, quoted and escaped as serde_json escapes it (df_string_write). */
-static int df_jw_str(df_jw *w, PyObject *s) {
-    const unsigned char *p;
-    Py_ssize_t n;
-    df_ssize at = 0, room;
+/* The UTF-8 of an exact str into *p and *n (its own bytes when ASCII, else kept in it, as
+   msgspec's encode keeps it), unless its characters alone are more than `room` bytes (no
+   UTF-8 made then) or it holds a lone surrogate: 0, or -1. */
+static int df_jw_utf8(PyObject *s, df_ssize room, const unsigned char **p, df_ssize *n) {
+    Py_ssize_t size;
+    if (PyUnicode_GET_LENGTH(s) > room) return -1;
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
-        p = (const unsigned char *)PyUnicode_DATA(s);
-        n = PyUnicode_GET_LENGTH(s);
-    } else {
-        p = (const unsigned char *)df_str_utf8(s, &n);
-        if (p == NULL) {
-            PyErr_Clear(); /* a lone surrogate: the general path raises */
-            return -1;
-        }
+        *p = (const unsigned char *)PyUnicode_DATA(s);
+        *n = PyUnicode_GET_LENGTH(s);
+        return 0;
     }
-    room = w->cap - w->o - 2;
+    *p = (const unsigned char *)df_str_utf8(s, &size);
+    if (*p == NULL) {
+        PyErr_Clear(); /* a lone surrogate: the general path raises */
+        return -1;
+    }
+    *n = size;
+    return 0;
+}
+
+/* The UTF-8 p[:n] quoted and escaped as serde_json escapes a str (df_string_write). */
+static int df_jw_quoted(df_jw *w, const unsigned char *p, df_ssize n) {
+    df_ssize at = 0, room = w->cap - w->o - 2;
     if (room < n) return -1;
     w->d[w->o++] = '"';
     w->o += df_string_write(w->d + w->o, room, p, n, &at);
     if (at < n) return -1;
     w->d[w->o++] = '"';
     return 0;
+}
+
+/* An exact str, quoted and escaped. */
+static int df_jw_str(df_jw *w, PyObject *s) {
+    const unsigned char *p;
+    df_ssize n;
+    return df_jw_utf8(s, w->cap - w->o, &p, &n) < 0 ? -1 : df_jw_quoted(w, p, n);
 }
 
 /* x in decimal, as serde_json writes an i64. */
@@ -90,33 +116,48 @@ static int df_jw_int(df_jw *w, long long x) {
     return df_jw_put(w, digits + k, 24 - k);
 }
 
+/* Whether the key of a sorts before b's: by their UTF-8 bytes, a prefix first. */
+DF_INLINE int df_jw_before(const df_jw_member *a, const df_jw_member *b) {
+    int c = memcmp(a->key, b->key, (size_t)(a->len < b->len ? a->len : b->len));
+    return c < 0 || (c == 0 && a->len < b->len);
+}
+
 static int df_jw_value(df_jw *w, PyObject *v, int level);
 
 /* An exact dict at `level`: its members sorted by key, each value at `level`. */
 static int df_jw_object(df_jw *w, PyObject *v, int level) {
     PyObject *key, *item;
     Py_ssize_t pos = 0;
-    int base = w->used, n = 0, j;
-    if (PyDict_GET_SIZE(v) > DF_JW_MEMBERS - base) return -1;
+    df_jw_member m, *members = w->members + w->used;
+    df_ssize room = w->cap - w->o, least = 2;
+    int n = 0, j;
+    if (PyDict_GET_SIZE(v) > DF_JW_OBJECT || PyDict_GET_SIZE(v) > DF_JW_MEMBERS - w->used) {
+        return -1;
+    }
+    /* the least it writes: each key's characters, quotes, colon and comma */
     while (PyDict_Next(v, &pos, &key, &item)) {
         if (!PyUnicode_CheckExact(key)) return -1;
-        for (j = base + n; j > base && df_key_before(key, w->members[j - 1][0]); j--) {
-            w->members[j][0] = w->members[j - 1][0];
-            w->members[j][1] = w->members[j - 1][1];
-        }
-        w->members[j][0] = key;
-        w->members[j][1] = item;
+        least += PyUnicode_GET_LENGTH(key) + 4;
+        if (least > room) return -1;
+    }
+    pos = 0;
+    while (PyDict_Next(v, &pos, &key, &item)) {
+        if (df_jw_utf8(key, room, &m.key, &m.len) < 0) return -1;
+        m.value = item;
+        for (j = n; j > 0 && df_jw_before(&m, &members[j - 1]); j--) members[j] = members[j - 1];
+        members[j] = m;
         n++;
     }
-    w->used = base + n;
+    w->used += n;
     if (df_jw_byte(w, '{') < 0) return -1;
-    for (j = base; j < base + n; j++) {
-        if ((j > base && df_jw_byte(w, ',') < 0) || df_jw_str(w, w->members[j][0]) < 0 ||
-            df_jw_byte(w, ':') < 0 || df_jw_value(w, w->members[j][1], level) < 0) {
+    for (j = 0; j < n; j++) {
+        if ((j > 0 && df_jw_byte(w, ',') < 0) ||
+            df_jw_quoted(w, members[j].key, members[j].len) < 0 || df_jw_byte(w, ':') < 0 ||
+            df_jw_value(w, members[j].value, level) < 0) {
             return -1;
         }
     }
-    w->used = base;
+    w->used -= n;
     return df_jw_byte(w, '}');
 }
 
