@@ -17,7 +17,7 @@
  * an object of more than DF_JW_OBJECT members or more than DF_JW_MEMBERS members in the
  * objects open at once, or more output than the caller's room. Its work stays within a
  * few times the room: a str is measured against the room before its UTF-8 is made, an
- * object's keys all together before any is, and an object is sorted by insertion, of
+ * object's key with the keys before it, and an object is sorted by insertion, of
  * DF_JW_OBJECT keys at most, each comparison a memcmp the room bounds. Borrowed
  * references only, no Python code run: with a GIL, nothing changes under it
  * (free-threaded builds take the general path).
@@ -116,9 +116,12 @@ static int df_jw_int(df_jw *w, long long x) {
     return df_jw_put(w, digits + k, 24 - k);
 }
 
-/* Whether the key of a sorts before b's: by their UTF-8 bytes, a prefix first. */
+/* Whether the key of a sorts before b's: by their UTF-8 bytes, a prefix first (most
+   keys by their first byte). */
 DF_INLINE int df_jw_before(const df_jw_member *a, const df_jw_member *b) {
-    int c = memcmp(a->key, b->key, (size_t)(a->len < b->len ? a->len : b->len));
+    int c;
+    if (a->len && b->len && a->key[0] != b->key[0]) return a->key[0] < b->key[0];
+    c = memcmp(a->key, b->key, (size_t)(a->len < b->len ? a->len : b->len));
     return c < 0 || (c == 0 && a->len < b->len);
 }
 
@@ -134,15 +137,11 @@ static int df_jw_object(df_jw *w, PyObject *v, int level) {
     if (PyDict_GET_SIZE(v) > DF_JW_OBJECT || PyDict_GET_SIZE(v) > DF_JW_MEMBERS - w->used) {
         return -1;
     }
-    /* the least it writes: each key's characters, quotes, colon and comma */
     while (PyDict_Next(v, &pos, &key, &item)) {
+        /* the least it writes: the keys' characters, quotes, colons and commas so far */
         if (!PyUnicode_CheckExact(key)) return -1;
         least += PyUnicode_GET_LENGTH(key) + 4;
-        if (least > room) return -1;
-    }
-    pos = 0;
-    while (PyDict_Next(v, &pos, &key, &item)) {
-        if (df_jw_utf8(key, room, &m.key, &m.len) < 0) return -1;
+        if (least > room || df_jw_utf8(key, room, &m.key, &m.len) < 0) return -1;
         m.value = item;
         for (j = n; j > 0 && df_jw_before(&m, &members[j - 1]); j--) members[j] = members[j - 1];
         members[j] = m;
