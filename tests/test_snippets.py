@@ -11,6 +11,7 @@ spelling.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +83,8 @@ def test_no_python_block_is_left_unrun(page: Path) -> None:
     ids=lambda p: p.name,
 )
 def test_page_runs(page: Path, frames, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Each python block of ``page`` runs, after the ones above it, on ``frames``."""
+    """Each python block of ``page`` runs, after the ones above it, on ``frames``; a
+    ``print(...)  # text`` line prints ``text`` (its start, when ``text`` ends ``...``)."""
     from diverge_frames import notifications, read_resource
 
     monkeypatch.setattr(notifications, "decode", frames.decode_notification)
@@ -90,8 +92,43 @@ def test_page_runs(page: Path, frames, monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setattr(read_resource, "decode", frames.decode_read_resource)
     monkeypatch.setattr(read_resource, "encode", frames.encode_read_resource)
     monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": "__main__"}
+    name = str(page.relative_to(ROOT))
+    printed: dict[int, list[str]] = {}
+
+    def recorded(*args: object, sep: str = " ", **kwargs: object) -> None:
+        frame = sys._getframe(1)
+        if frame.f_code.co_filename == name:
+            printed.setdefault(frame.f_lineno, []).append(sep.join(map(str, args)))
+
+    namespace: dict[str, object] = {"__name__": "__main__", "print": recorded}
     for block in python_blocks(page):
         # Line numbers in a traceback are the page's own.
         source = "\n" * (block.line - 1) + block.text
-        exec(compile(source, str(page.relative_to(ROOT)), "exec"), namespace)
+        exec(compile(source, name, "exec"), namespace)
+    for line, said in said_prints(page):
+        assert line in printed, f"{name}:{line}: the print of ``# {said}`` never ran"
+        for text in printed[line]:
+            expected = said.removesuffix("...")
+            same = text.startswith(expected) if said.endswith("...") else text == said
+            assert same, f"{name}:{line}: printed {text!r}, the comment says {said!r}"
+
+
+#: A line that prints and says, in its comment, what it prints.
+PRINT_SAYS = re.compile(r"^\s*print\(.*\)\s+# (.+)$")
+
+
+def said_prints(page: Path) -> list[tuple[int, str]]:
+    """``(line, text)`` of each ``print(...)  # text`` line of ``page``'s python blocks."""
+    out = []
+    for block in python_blocks(page):
+        for k, text in enumerate(block.text.splitlines()):
+            match = PRINT_SAYS.match(text)
+            if match is not None:
+                out.append((block.line + k, match.group(1)))
+    return out
+
+
+def test_pages_say_what_they_print() -> None:
+    """The pattern finds the printed comments (a broken one would check nothing)."""
+    assert len(said_prints(ROOT / "README.md")) >= 2
+    assert len(said_prints(ROOT / "docs" / "index.md")) >= 1
