@@ -178,6 +178,53 @@ def test_events_are_frozen(frames) -> None:
     assert not hasattr(event, "__dict__")
 
 
+@pytest.mark.parametrize("method", ["receive", "receive_value", "values"])
+def test_received_counts_taken_responses(frames, method: str) -> None:
+    """``received``: each response taken once; a bad payload, a refused call and the
+    end add nothing; read-only."""
+
+    def take(channel, payload: bytes) -> None:
+        if method == "values":
+            next(channel.values([payload]))
+        else:
+            getattr(channel, method)(payload)
+
+    ch = NotificationChannel(decode=frames.decode_notification)
+    assert ch.received == 0
+    for count, payload in enumerate(NOTIFICATIONS[:3], 1):
+        take(ch, payload)
+        assert ch.received == count
+    for payload, error in BAD:
+        with pytest.raises(error):
+            take(ch, payload)
+    assert ch.received == 3
+    take(ch, ERRORS[0])
+    assert ch.received == 4
+    with pytest.raises(SequenceError):
+        take(ch, NOTIFICATIONS[0])
+    ch.finish()
+    assert ch.received == 4
+    assert repr(ch) == "NotificationChannel(state=FINISHED, received=4)"
+    with pytest.raises(AttributeError):
+        ch.received = 0  # type: ignore[misc]
+
+    one = OneShotChannel(decode=frames.decode_read_resource)
+    assert one.received == 0
+    with pytest.raises(FrameBodyError):
+        take(one, b"\x00{}")
+    assert one.received == 0
+    take(one, RESULTS[0])
+    assert one.received == 1
+    with pytest.raises(SequenceError):
+        take(one, RESULTS[0])
+    assert one.received == 1
+    assert one.finish() == Finished()
+    assert one.received == 1
+    empty = OneShotChannel(decode=frames.decode_read_resource)
+    assert empty.finish() == NotServed()
+    assert empty.received == 0
+
+
 def test_repr(frames) -> None:
     ch = NotificationChannel(decode=frames.decode_notification)
     ch.receive(NOTIFICATIONS[0])

@@ -98,6 +98,19 @@ cdef class _Channel:
             state = self._state
         return _STATES[state]
 
+    @property
+    def received(self):
+        """How many responses the channel has taken (an ``int``).
+
+        Each payload ``receive``, ``receive_value`` or a step of ``values()`` decoded
+        and accepted counts once: a notification, the error, the one-shot's response. A
+        refused call (``SequenceError``) and a payload that does not decode do not.
+        """
+        cdef Py_ssize_t received
+        with cython.critical_section(self):
+            received = self._received
+        return received
+
     def finish(self):
         """Record the channel response finish (the connection closed cleanly).
 

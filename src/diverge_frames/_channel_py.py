@@ -81,6 +81,16 @@ class _Channel:
         """The channel's :class:`ChannelState`."""
         return self._state
 
+    @property
+    def received(self) -> int:
+        """How many responses the channel has taken (an ``int``).
+
+        Each payload ``receive``, ``receive_value`` or a step of ``values()`` decoded
+        and accepted counts once: a notification, the error, the one-shot's response. A
+        refused call (``SequenceError``) and a payload that does not decode do not.
+        """
+        return self._received
+
     def finish(self) -> Finished | NotServed:
         """Record the channel response finish (the connection closed cleanly).
 
