@@ -140,7 +140,7 @@ def test_hot_path_functions_are_documented() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    [notifications, read_resource, types, errors, "capture", "aio", "mcp"],
+    [notifications, read_resource, types, errors, "capture", "aio", "mcp", "channel"],
 )
 def test_dir_of_a_public_module_is_its_public_names(module: Any) -> None:
     if isinstance(module, str):
@@ -150,3 +150,36 @@ def test_dir_of_a_public_module_is_its_public_names(module: Any) -> None:
             pytest.importorskip("mcp")
         module = importlib.import_module(f"diverge_frames.{module}")
     assert dir(module) == sorted(module.__all__)
+
+
+def test_dir_of_the_package_is_its_public_names_and_submodules() -> None:
+    import importlib
+    import sys
+
+    import diverge_frames
+
+    importlib.import_module("diverge_frames.channel")
+    importlib.import_module("diverge_frames.aio")
+    submodules = {
+        name for name in diverge_frames._SUBMODULES if f"diverge_frames.{name}" in sys.modules
+    }
+    assert {"channel", "aio", "notifications", "types"} <= submodules
+    assert dir(diverge_frames) == sorted({*diverge_frames.__all__, *submodules})
+    assert not [
+        name for name in dir(diverge_frames) if name.startswith("_") and name != "__version__"
+    ]
+
+
+def test_the_sdk_names_are_the_last_six_of_types_all() -> None:
+    """``types``' docstring: the last six of ``__all__`` are the MCP SDK's names for
+    classes listed before them under rmcp's."""
+    sdk, rmcp = types.__all__[-6:], types.__all__[:-6]
+    assert "ProgressNotificationParams" in sdk
+    for name in sdk:
+        cls = getattr(types, name)
+        assert cls.__name__ != name and cls.__name__ in rmcp, name
+    assert all(
+        getattr(types, name).__name__ == name
+        for name in rmcp
+        if name[0].isupper() and isinstance(getattr(types, name), type)
+    )

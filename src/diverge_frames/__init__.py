@@ -53,3 +53,14 @@ __all__ = [
     "to_builtins",
     "json_schema",
 ]
+
+#: The public submodules: ``dir(diverge_frames)`` lists those imported so far (``mcp``
+#: needs the MCP Python SDK; none is imported before it is asked for but the three above).
+_SUBMODULES = (
+    "aio", "capture", "channel", "errors", "mcp", "notifications", "read_resource", "types"
+)  # fmt: skip
+
+
+def __dir__() -> list[str]:
+    """``__all__`` and the public submodules imported so far, not the helpers."""
+    return [*__all__, *(name for name in _SUBMODULES if name in globals() and name not in __all__)]

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import enum
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._events import (
@@ -73,6 +74,7 @@ from ._events import (
     Result,
 )
 from ._impl import NO_EXTENSIONS
+from ._names import public_dir
 from ._wire import Payload  # noqa: F401 - re-exported: importers name it from here
 from .errors import SequenceError
 
@@ -92,6 +94,8 @@ __all__ = [
     "SubscriptionState",
     "NotificationSubscription",
 ]
+
+__dir__: Callable[[], list[str]] = public_dir(__all__)
 
 # The channel classes are one twin's: the compiled one (_channel_c) when it imports,
 # unless the pure-Python path is forced (_impl.NO_EXTENSIONS); type checkers read the

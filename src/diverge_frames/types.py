@@ -19,6 +19,9 @@ A notification class has no ``method`` field: its method is its msgspec tag, and
 also the class attribute ``method`` (a ``ClassVar`` typed as its ``Literal``, so that
 ``n.method == "notifications/progress"`` narrows a ``ServerNotification`` for a type
 checker). :class:`CustomNotification` carries its ``method`` as an ordinary field.
+
+Class names are rmcp's; the last six of ``__all__`` are the MCP Python SDK's names for six
+of them (``ProgressNotificationParams`` is ``ProgressNotificationParam``): use either.
 """
 
 from __future__ import annotations
@@ -587,10 +590,7 @@ class ErrorData(_Wire, kw_only=False):
     data: Any = None
 
 
-# ------------------------------------------------------------- the SDK's class names
-
-# ``mcp.types`` (the MCP Python SDK) names these classes after the schema: the same
-# classes under those names too (rmcp's names above stay).
+# ------------------------- the MCP Python SDK's names (mcp.types) for classes above
 CancelledNotificationParams = CancelledNotificationParam
 ProgressNotificationParams = ProgressNotificationParam
 LoggingMessageNotificationParams = LoggingMessageNotificationParam
