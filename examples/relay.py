@@ -41,6 +41,10 @@ async def frames(channel: asyncio.StreamReader):  # EOF between frames: the fini
         yield await channel.readexactly(struct.unpack(">I", header)[0])
 
 
+def _notifications(count: int) -> str:
+    return f"{count} notification{'' if count == 1 else 's'}"
+
+
 async def consume(name: str, kind: str, channel: asyncio.StreamReader, each: bool) -> None:
     """Read one channel back; say what it carried (``each``: every notification) and how
     it ended."""
@@ -55,14 +59,14 @@ async def consume(name: str, kind: str, channel: asyncio.StreamReader, each: boo
                 count += 1
                 if each:
                     print("notification", n.method, notifications.encode(n)[1:].decode()[:100])
-        print(name, "finished" if each else f"finished after {count} notifications")
+        print(name, "finished" if each else f"finished after {_notifications(count)}")
     except (aio.NotificationStreamError, aio.ReadResourceError) as exc:
-        before = "" if each or kind == "read-resource" else f"{count} notifications, then "
+        before = "" if each or kind == "read-resource" else f"{_notifications(count)}, then "
         print(name, f"{before}error {exc.error.code} {exc.error.message}")
     except aio.NotServedError:
         print(name, "not served")
     except asyncio.IncompleteReadError:
-        print(name, f"aborted after {count} notifications (a frame cut short)")
+        print(name, f"aborted after {_notifications(count)} (a frame cut short)")
     except FrameError as exc:  # a payload that does not decode, or out of sequence
         print(name, f"{type(exc).__name__}: {exc}")
 

@@ -56,7 +56,7 @@ def test_relay_relays_the_sample(tmp_path: Path) -> None:
     assert sorted(int(line.split()[1]) for line in lines) == list(range(1, 21))
     assert "channel 1 (notifications): finished after 70 notifications" in lines
     assert "channel 19 (read-resource): not served" in lines
-    assert "channel 20 (notifications): aborted after 1 notifications (a frame cut short)" in lines
+    assert "channel 20 (notifications): aborted after 1 notification (a frame cut short)" in lines
     assert any(
         line.startswith("channel 18 (notifications): 3 notifications, then error") for line in lines
     )

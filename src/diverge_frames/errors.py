@@ -30,7 +30,8 @@ class FrameError(ValueError):
     """A channel payload could not be decoded (base class of every frame error).
 
     ``kind`` names the failure: ``"empty"``, ``"unknown_tag"``, ``"body"``,
-    ``"too_large"`` or ``"sequence"``.
+    ``"too_large"`` or ``"sequence"`` (each subclass's; ``"frame"`` on this base class
+    itself).
     """
 
     kind: ClassVar[str] = "frame"

@@ -47,7 +47,10 @@ document(
     """Decode one notification-channel payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
-    buffer); the body is not copied and the value returned shares no memory with it.
+    buffer). A read-only one is read in place (the compiled twin copies a ``bytes``
+    body of up to 16 KiB into a reused buffer, faster over so few bytes); a writable
+    one is copied first, so that a thread writing to it meanwhile cannot change what
+    is read. The value returned shares no memory with the payload.
 
     Returns a typed notification (rmcp ``ServerNotification``'s variants, e.g.
     :class:`~diverge_frames.types.ProgressNotification`), a

@@ -38,7 +38,10 @@ document(
     """Decode one read-resource payload.
 
     ``payload``: ``bytes``, ``bytearray`` or ``memoryview`` (any slice of a larger
-    buffer); the body is not copied and the value returned shares no memory with it.
+    buffer). A read-only one is read in place (the compiled twin copies a ``bytes``
+    body of up to 16 KiB into a reused buffer, faster over so few bytes); a writable
+    one is copied first, so that a thread writing to it meanwhile cannot change what
+    is read. The value returned shares no memory with the payload.
 
     Returns :class:`~diverge_frames.types.ReadResourceResult` (tag 0; each item of
     ``contents`` a ``TextResourceContents`` when it has a string ``text``, else a
