@@ -157,6 +157,19 @@ def test_a_lone_surrogate_is_refused_as_today(frames: Any, where: int, surrogate
     assert value.contents[1].text == odd
 
 
+def test_a_surrogate_gone_on_a_second_look_is_named_as_a_change() -> None:
+    """msgspec refused a str that the walk naming it then finds valid: the value changed
+    while it was encoded (a thread replaced the str), and the error says so."""
+    from diverge_frames._checks import unicode_error
+
+    found = unicode_error(t.ErrorData(1, "m", data={"a": "\ud800"}))
+    assert str(found) == "$.data.a: surrogates not allowed (a lone surrogate at 0)"
+    gone = unicode_error(t.ErrorData(1, "m", data={"a": "fine"}))
+    assert isinstance(gone, ValueError)
+    assert str(gone).startswith("$: a str that is not valid UTF-8")
+    assert "changed while it was encoded" in str(gone)
+
+
 def test_the_value_is_left_as_it_was(frames: Any) -> None:
     """The marks are put back: every string in its place, the same object, after an
     encode that wrote and one that raised."""

@@ -382,8 +382,12 @@ def unicode_error(value: Any) -> ValueError:
     """The ``ValueError`` for a value msgspec could not write as UTF-8.
 
     That is a ``str`` with a lone surrogate, which JSON text cannot hold; the error names the
-    first such member."""
-    return _lone_surrogate(value, "$") or ValueError("$: a str that is not valid UTF-8")
+    first such member. When a second look finds none, the value changed while it was
+    encoded (another thread), and the error says so."""
+    return _lone_surrogate(value, "$") or ValueError(
+        "$: a str that is not valid UTF-8 (a lone surrogate), gone on a second look:"
+        " the value changed while it was encoded"
+    )
 
 
 def _lone_surrogate(value: Any, path: str) -> ValueError | None:
