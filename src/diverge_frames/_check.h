@@ -169,18 +169,24 @@ DF_INLINE int df_exponents_possible(void) { return DF_GIL_DISABLED || df_floats_
         if (!DF_GIL_DISABLED && !df_f64_plain(x)) df_floats_exponent = 1;                \
     } while (0)
 
+/* Whether the bytes x[:la] sort before y[:lb]: byte by byte, a prefix first (most keys
+ * by their first byte). Of two strs' UTF-8, or of two Latin-1 strs' characters, that is
+ * code point order. */
+DF_INLINE int df_bytes_before(const unsigned char *x, df_ssize la, const unsigned char *y,
+                              df_ssize lb) {
+    int c;
+    if (la && lb && x[0] != y[0]) return x[0] < y[0];
+    c = memcmp(x, y, (size_t)(la < lb ? la : lb));
+    return c < 0 || (c == 0 && la < lb);
+}
+
 /* Whether the exact str a sorts before the exact str b as msgspec's order="deterministic"
  * sorts a dict's keys, and serde_json's Map (a BTreeMap) does: by code point (UTF-8's byte
  * order). */
 DF_INLINE int df_key_before(PyObject *a, PyObject *b) {
     if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
-        const unsigned char *x = (const unsigned char *)PyUnicode_DATA(a);
-        const unsigned char *y = (const unsigned char *)PyUnicode_DATA(b);
-        Py_ssize_t la = PyUnicode_GET_LENGTH(a), lb = PyUnicode_GET_LENGTH(b);
-        int c;
-        if (la && lb && x[0] != y[0]) return x[0] < y[0]; /* most keys: the first byte */
-        c = memcmp(x, y, (size_t)(la < lb ? la : lb));
-        return c < 0 || (c == 0 && la < lb);
+        return df_bytes_before((const unsigned char *)PyUnicode_DATA(a), PyUnicode_GET_LENGTH(a),
+                               (const unsigned char *)PyUnicode_DATA(b), PyUnicode_GET_LENGTH(b));
     }
     return PyUnicode_Compare(a, b) < 0;
 }

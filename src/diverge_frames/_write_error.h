@@ -116,13 +116,9 @@ static int df_jw_int(df_jw *w, long long x) {
     return df_jw_put(w, digits + k, 24 - k);
 }
 
-/* Whether the key of a sorts before b's: by their UTF-8 bytes, a prefix first (most
-   keys by their first byte). */
+/* Whether the key of a sorts before b's: by their UTF-8 (df_bytes_before). */
 DF_INLINE int df_jw_before(const df_jw_member *a, const df_jw_member *b) {
-    int c;
-    if (a->len && b->len && a->key[0] != b->key[0]) return a->key[0] < b->key[0];
-    c = memcmp(a->key, b->key, (size_t)(a->len < b->len ? a->len : b->len));
-    return c < 0 || (c == 0 && a->len < b->len);
+    return df_bytes_before(a->key, a->len, b->key, b->len);
 }
 
 static int df_jw_value(df_jw *w, PyObject *v, int level);
