@@ -13,9 +13,12 @@ otherwise (no compiler at install time, or ``DIVERGE_FRAMES_NO_EXTENSIONS=1``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import notifications, read_resource, types
 from ._convert import convert, json_schema, to_builtins
 from ._impl import IMPLEMENTATION
+from ._names import public_dir
 from .errors import (
     EmptyFrameError,
     FrameBodyError,
@@ -54,13 +57,11 @@ __all__ = [
     "json_schema",
 ]
 
-#: The public submodules: ``dir(diverge_frames)`` lists those imported so far (``mcp``
-#: needs the MCP Python SDK; none is imported before it is asked for but the three above).
+#: The public submodules: ``dir(diverge_frames)`` lists those imported so far (errors,
+#: notifications, read_resource and types with the package, the others when imported;
+#: ``mcp`` needs the MCP Python SDK).
 _SUBMODULES = (
     "aio", "capture", "channel", "errors", "mcp", "notifications", "read_resource", "types"
 )  # fmt: skip
 
-
-def __dir__() -> list[str]:
-    """``__all__`` and the public submodules imported so far, not the helpers."""
-    return [*__all__, *(name for name in _SUBMODULES if name in globals() and name not in __all__)]
+__dir__: Callable[[], list[str]] = public_dir(__all__, _SUBMODULES, globals())
