@@ -172,8 +172,8 @@ DF_INLINE int df_exponents_possible(void) { return DF_GIL_DISABLED || df_floats_
 /* Whether the bytes x[:la] sort before y[:lb]: byte by byte, a prefix first (most keys
  * by their first byte). Of two strs' UTF-8, or of two Latin-1 strs' characters, that is
  * code point order. */
-DF_INLINE int df_bytes_before(const unsigned char *x, df_ssize la, const unsigned char *y,
-                              df_ssize lb) {
+DF_ALWAYS_INLINE int df_bytes_before(const unsigned char *x, df_ssize la, const unsigned char *y,
+                                     df_ssize lb) {
     int c;
     if (la && lb && x[0] != y[0]) return x[0] < y[0];
     c = memcmp(x, y, (size_t)(la < lb ? la : lb));
