@@ -59,6 +59,7 @@ cdef extern from "_serde_json.h":
     int _sj_glance "df_sj_glance"(const unsigned char *p, Py_ssize_t n,
                                   const df_sj_rules *rules, int *top_keys,
                                   unsigned *watched) noexcept nogil
+    int _sj_glance_ready "df_sj_glance_ready"(df_sj_rules *rules) noexcept nogil
     int _SJ_GLANCE_DEPTH "DF_SJ_GLANCE_DEPTH"
     int _sj_maybe_hard "df_sj_maybe_hard"(const unsigned char *p, Py_ssize_t n,
                                           Py_ssize_t openings) noexcept nogil
@@ -193,6 +194,9 @@ _NOTIFICATION_WATCH[0].name = <const unsigned char *>"_meta"
 _NOTIFICATION_WATCH[0].len = 5
 _RULES[_EXPECT_NOTIFICATION].watch = _NOTIFICATION_WATCH
 _RULES[_EXPECT_NOTIFICATION].n_watch = 1
+for _k in range(3):
+    if _sj_glance_ready(&_RULES[_k]) != 0:
+        raise ImportError("more names watched for than DF_SJ_WATCH")
 
 
 cdef bint _precheck(const unsigned char *p, Py_ssize_t n, int *top_keys,

@@ -3,20 +3,29 @@
  *
  * With SSE2 the body is read 64 bytes a block, simdjson's stage 1: bit masks of its
  * quotes, backslashes and the bytes the glance acts on (brackets, colons, a number's
- * bytes), whether it holds a byte >= 0x80; the quotes a backslash escapes are found for
- * the whole block at once (df_escaped64), the bytes inside strings by a prefix XOR of
- * the others, and only the bytes outside strings that the glance acts on are visited,
- * one at a time. A body's last bytes are read as the last 64 (those of the block before
+ * bytes), and of its bytes >= 0x80; the quotes a backslash escapes are found for the
+ * whole block at once (df_escaped64), the bytes inside strings by a prefix XOR of the
+ * others, and only the bytes outside strings that the glance acts on are visited, one
+ * at a time. A body's last bytes are read as the last 64 (those of the block before
  * shifted out of the masks), and its UTF-8 is checked from its first byte >= 0x80 to its
  * last. Without SSE2 it is df_sj_glance_bytes, the byte loop it is held to.
+ *
+ * The block loop is written once (_serde_json_glance_loop.h) and compiled once per path,
+ * each with its masks: SSE2 (_serde_json_glance_sse2.h, inlined at each call) and AVX2
+ * (_serde_json_glance_avx2.h, out of line for its own target), chosen at run time by
+ * _strings.h's df_strings_init as the string loops are. (An AVX-512 path measured no
+ * faster than AVX2's: the loop's work after the masks is the same.)
  */
 #ifndef DF_SERDE_JSON_GLANCE_H
 #define DF_SERDE_JSON_GLANCE_H
 
 #include "_common.h"
 #include "_scan.h"
+#include "_serde_json_glance_avx2.h"
+#include "_serde_json_glance_sse2.h"
 #include "_serde_json_number.h"
 #include "_serde_json_scan.h"
+#include "_strings.h"
 #include "_strings_base.h"
 
 /* df_sj_glance looks at the keys of objects nested this deep or less (and of at most
@@ -36,13 +45,21 @@ DF_NOINLINE df_ssize df_sj_glance_number(const unsigned char *p, df_ssize n, df_
    AND says whether a key may be one of a few names (rules->models, rules->watch). */
 DF_INLINE uint64_t df_sj_len_bit(df_ssize len) { return 1ULL << (len < 63 ? len : 63); }
 
-/* The lengths of rules->models' and rules->watch's names, as df_sj_len_bit's set. */
-DF_INLINE uint64_t df_sj_name_lens(const df_sj_rules *rules) {
+/* Ready rules for the glance, once, before any glance with them (they are read only
+   then): rules->name_lens, the lengths of rules->models' and rules->watch's names (as
+   df_sj_len_bit's set), and rules->watch_heads, each watched name's df_sj_head. 0, or
+   -1 when rules->watch has more than DF_SJ_WATCH names. */
+DF_INLINE int df_sj_glance_ready(df_sj_rules *rules) {
     uint64_t lens = 0;
     int m;
+    if (rules->n_watch > DF_SJ_WATCH) return -1;
     for (m = 0; m < rules->n_models; m++) lens |= df_sj_len_bit(rules->models[m].len);
-    for (m = 0; m < rules->n_watch; m++) lens |= df_sj_len_bit(rules->watch[m].len);
-    return lens;
+    for (m = 0; m < rules->n_watch; m++) {
+        lens |= df_sj_len_bit(rules->watch[m].len);
+        rules->watch_heads[m] = df_sj_head(rules->watch[m].name, rules->watch[m].len, 0);
+    }
+    rules->name_lens = lens;
+    return 0;
 }
 
 /* The keys a glance has seen in the objects nested rules->deepest levels or less that
@@ -53,7 +70,6 @@ typedef struct {
     df_ssize starts[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int lens[DF_SJ_GLANCE_DEPTH + 1][DF_SJ_GLANCE_KEYS];
     int count[DF_SJ_GLANCE_DEPTH + 1];
-    uint64_t name_lens; /* df_sj_name_lens(rules) */
     unsigned seen;
 } df_sj_glance_keys;
 
@@ -73,12 +89,13 @@ DF_ALWAYS_INLINE int df_sj_glance_key(df_sj_glance_keys *k, const df_sj_rules *r
         if (k->heads[depth][d] == head && k->lens[depth][d] == len &&
             (len <= 8 || df_sj_same(p + k->starts[depth][d] + 8, p + key + 8, len - 8)))
             return 1;
-    if (k->name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
+    if (rules->name_lens & df_sj_len_bit(len)) { /* as long as a model's or watched name */
         const df_sj_member *models = rules->models, *watch = rules->watch;
         for (m = 0; m < rules->n_models; m++)
             if (models[m].len == len && df_sj_same(models[m].name, p + key, len)) return 1;
-        for (m = 0; m < rules->n_watch; m++)
-            if (watch[m].len == len && df_sj_same(watch[m].name, p + key, len))
+        for (m = 0; m < rules->n_watch; m++) /* the head first: no byte loop */
+            if (rules->watch_heads[m] == head && watch[m].len == len &&
+                (len <= 8 || df_sj_same(watch[m].name + 8, p + key + 8, len - 8)))
                 k->seen |= 1u << m;
     }
     k->heads[depth][count] = head;
@@ -133,13 +150,12 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
                                               unsigned *watched) {
     df_sj_glance_keys k;
     df_ssize i = 0, key = 0, key_end = 0;
-    int depth = 0, deepest = rules->deepest, escaped = 0, flags;
+    int depth = 0, deepest = rules->deepest, escaped = 0, flags, top = 0;
     unsigned char c;
     *top_keys = 0;
     *watched = 0; /* kept in k.seen while it looks, stored as it says 0 */
     if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
     if (!DF_SSE2 && !df_valid_utf8(p, n)) return 1; /* DF_HIGH is SSE2's */
-    k.name_lens = df_sj_name_lens(rules);
     k.seen = 0;
     k.count[1] = 0;
     while (i < n) {
@@ -156,7 +172,7 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
         }
         if (c == ':') {
             i = df_sj_ws(p, n, i + 1);
-            if (depth == 1) ++*top_keys;
+            top += depth == 1;
             if (depth < 1 || depth > deepest) continue;
             if (escaped || df_sj_glance_key(&k, rules, p, n, key, key_end - key, depth))
                 return 1;
@@ -170,6 +186,7 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
         }
         if (c == '}' || c == ']') {
             if (--depth < 0) { /* msgspec rejects it */
+                *top_keys = top;
                 *watched = k.seen;
                 return 0;
             }
@@ -185,98 +202,12 @@ DF_GLANCE_BYTES_INLINE int df_sj_glance_bytes(const unsigned char *p, df_ssize n
            whitespace after it at once */
         i = df_sj_ws(p, n, i + 1);
     }
+    *top_keys = top;
     *watched = k.seen;
     return 0;
 }
 
-
 #if DF_SSE2
-
-#define DF_GLANCE_MASK(v) ((uint64_t)(unsigned)_mm_movemask_epi8(v))
-
-/* The masks of the 16 bytes v (bit i: byte i) df_sj_glance reads: quotes, backslashes,
-   and the bytes it acts on: { } [ ] : and - . / 0-9 (a number's bytes). */
-DF_ALWAYS_INLINE void df_sj_glance_chunk(__m128i v, unsigned *quote, unsigned *slash,
-                                         unsigned *acts) {
-    const __m128i t = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' and ']' as '{' and '}' */
-    const __m128i r = _mm_sub_epi8(v, _mm_set1_epi8('-'));  /* '-' to '9': 0 to 12 */
-    const __m128i a = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(t, _mm_set1_epi8('{')), _mm_cmpeq_epi8(t, _mm_set1_epi8('}'))),
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
-                     _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8('9' - '-')), r)));
-    *quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
-    *slash = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
-    *acts = (unsigned)_mm_movemask_epi8(a);
-}
-
-/* The masks of the 64 bytes p[0:64] (bit i: byte i), and in *high the four loads or'ed
-   together (a sign bit set: a byte >= 0x80 among them). */
-DF_ALWAYS_INLINE void df_sj_glance_block(const unsigned char *p, uint64_t *quote,
-                                         uint64_t *slash, __m128i *high, uint64_t *acts) {
-    const __m128i v0 = _mm_loadu_si128((const __m128i *)p);
-    const __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 16));
-    const __m128i v2 = _mm_loadu_si128((const __m128i *)(p + 32));
-    const __m128i v3 = _mm_loadu_si128((const __m128i *)(p + 48));
-    unsigned q0, s0, a0, q1, s1, a1, q2, s2, a2, q3, s3, a3;
-    df_sj_glance_chunk(v0, &q0, &s0, &a0);
-    df_sj_glance_chunk(v1, &q1, &s1, &a1);
-    df_sj_glance_chunk(v2, &q2, &s2, &a2);
-    df_sj_glance_chunk(v3, &q3, &s3, &a3);
-    *quote = q0 | (uint64_t)q1 << 16 | (uint64_t)q2 << 32 | (uint64_t)q3 << 48;
-    *slash = s0 | (uint64_t)s1 << 16 | (uint64_t)s2 << 32 | (uint64_t)s3 << 48;
-    *acts = a0 | (uint64_t)a1 << 16 | (uint64_t)a2 << 32 | (uint64_t)a3 << 48;
-    *high = _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3));
-}
-
-/* The 16 bytes of p[0:len] from index k (k < len) in one load: p[k:k + 16], or, fewer
-   than 16 left, the 16 that end at len, with *off of them (read already) to shift out of
-   the masks made of it (then p[len - 16:0] must be readable too, when len < 16). */
-DF_ALWAYS_INLINE __m128i df_sj_glance_load(const unsigned char *p, df_ssize len, int k,
-                                           int *off) {
-    if (k + 16 <= len) {
-        *off = 0;
-        return _mm_loadu_si128((const __m128i *)(p + k));
-    }
-    *off = (int)(k - (len - 16));
-    return _mm_loadu_si128((const __m128i *)(p + len - 16));
-}
-
-/* The masks of the bytes p[0:len] (16 <= len; at most 64 of them read, bit i: byte i,
-   none past len), and in *high the loads or'ed together, as df_sj_glance_block. Each 16
-   bytes one load (df_sj_glance_load). */
-DF_ALWAYS_INLINE void df_sj_glance_tail(const unsigned char *p, df_ssize len, uint64_t *quote,
-                                         uint64_t *slash, __m128i *high, uint64_t *acts) {
-    uint64_t mq = 0, ms = 0, ma = 0;
-    unsigned q, s, a;
-    int k, off;
-    __m128i v, hv = _mm_setzero_si128();
-    for (k = 0; k < 64 && k < len; k += 16) {
-        v = df_sj_glance_load(p, len, k, &off);
-        hv = _mm_or_si128(hv, v);
-        df_sj_glance_chunk(v, &q, &s, &a);
-        mq |= (uint64_t)(q >> off) << k;
-        ms |= (uint64_t)(s >> off) << k;
-        ma |= (uint64_t)(a >> off) << k;
-    }
-    *quote = mq;
-    *slash = ms;
-    *high = hv;
-    *acts = ma;
-}
-
-/* The bytes >= 0x80 of p[0:len] (1 <= len; at most 64 of them read, bit i: byte i, none
-   past len), read as df_sj_glance_tail reads them (len < 16 only after a block of 64,
-   which the load before p reads). */
-DF_NOINLINE uint64_t df_sj_glance_high(const unsigned char *p, df_ssize len) {
-    uint64_t m = 0;
-    int k, off;
-    __m128i v;
-    for (k = 0; k < 64 && k < len; k += 16) {
-        v = df_sj_glance_load(p, len, k, &off);
-        m |= (uint64_t)((unsigned)_mm_movemask_epi8(v) >> off) << k;
-    }
-    return m;
-}
 
 /* Of x (bit i: byte i), bit i the XOR of bits 0 to i: set inside strings when x holds
    their quotes (the opening quote's bit set, the closing one's clear). */
@@ -321,100 +252,29 @@ DF_INLINE int df_sj_slash_in(uint64_t s, uint64_t ps, df_ssize base, df_ssize a,
     return m != 0;
 }
 
-/* The glance, 64 bytes a block (see the top of this header): what df_sj_glance_bytes
-   says of every body (the same 0 and *top_keys), or 1 where that says 0 in a few cases
-   that are only slower (df_sj_scan decides): a key whose quotes are more than a block
-   apart, or 64 bytes of whitespace or more between a key and its colon; a byte >= 0x80
-   outside strings, or invalid UTF-8 there; a backslash outside strings. Bodies under 16
-   bytes are df_sj_glance_bytes's. Inlined at each call (each decode's, through
-   _precheck.pxi's _source): out of line, GCC's copy of the glance before it cost the
-   small frames more time than its instructions (bench_guard). */
+#define DF_GLANCE(name) name##_sse2
+#define DF_GLANCE_ATTR DF_ALWAYS_INLINE
+#define DF_GLANCE_MASKS df_sj_glance_masks_sse2
+#include "_serde_json_glance_loop.h"
+
+#if DF_AVX2
+#define DF_GLANCE(name) name##_avx2
+#define DF_GLANCE_ATTR DF_TARGET_AVX2 DF_NOINLINE
+#define DF_GLANCE_MASKS df_sj_glance_masks_avx2
+#include "_serde_json_glance_loop.h"
+#endif
+
+/* df_sj_glance(p, n, rules, &top_keys, &watched): the glance on the best path the CPU
+   has (df_string_path: 2 or more, AVX2). The SSE2 path is inlined at each call (each
+   decode's, through _precheck.pxi's _source): out of line, GCC's copy of it cost the
+   small frames more time than its instructions (bench_guard); the AVX2 path's call
+   costs less than its masks save. */
 DF_ALWAYS_INLINE int df_sj_glance(const unsigned char *p, df_ssize n, const df_sj_rules *rules,
                                   int *top_keys, unsigned *watched) {
-    df_sj_glance_keys k;
-    df_ssize base, i, key, key_end, resume = 0;
-    int depth = 0, deepest = rules->deepest;
-    uint64_t quote, slash, acts, q, in;
-    uint64_t escape = 0, inside = 0, pq = 0, ps = 0;
-    df_ssize first_high = -1, last_high = -1; /* the first and last byte >= 0x80 */
-    uint64_t hm;
-    __m128i high;
-    unsigned char c;
-    if (n < 16) return df_sj_glance_bytes(p, n, rules, top_keys, watched);
-    *top_keys = 0;
-    *watched = 0; /* kept in k.seen while it looks, stored as it says 0 */
-    if (deepest > DF_SJ_GLANCE_DEPTH) return 1;
-    k.name_lens = df_sj_name_lens(rules);
-    k.seen = 0;
-    k.count[1] = 0;
-    for (base = 0; base < n; base += 64) {
-        if (n - base >= 64) {
-            df_sj_glance_block(p + base, &quote, &slash, &high, &acts);
-        } else if (base) { /* the last 64 bytes, those before the block shifted out */
-            df_sj_glance_block(p + n - 64, &quote, &slash, &high, &acts);
-            quote >>= 64 - (n - base);
-            slash >>= 64 - (n - base);
-            acts >>= 64 - (n - base);
-        } else {
-            df_sj_glance_tail(p, n, &quote, &slash, &high, &acts);
-        }
-        q = (slash | escape) ? quote & ~df_escaped64(slash, &escape) : quote;
-        if (_mm_movemask_epi8(high)) { /* (a tail's may be the block before's) */
-            hm = df_sj_glance_high(p + base, n - base);
-            if (hm) {
-                if (first_high < 0) first_high = base + (df_ssize)df_lowest_bit64(hm);
-                last_high = base + 63 - df_clz64(hm);
-            }
-        }
-        in = df_sj_prefix_xor(q) ^ inside;
-        inside = 0 - (in >> 63);
-        if (slash & ~in) return 1; /* a backslash outside strings: not JSON */
-        acts &= ~in;
-        while (acts) {
-            i = base + (df_ssize)df_lowest_bit64(acts);
-            acts &= acts - 1;
-            if (i < resume) continue; /* a number's own bytes */
-            c = p[i];
-            if (c == ':') {
-                if (depth == 1) ++*top_keys;
-                if (depth < 1 || depth > deepest) continue;
-                /* the key: the string closed by the last quote before the colon */
-                key_end = p[i - 1] == '"' ? i - 1 : df_sj_quote_before(q, pq, base, i);
-                if (key_end < 0) return 1;
-                key = df_sj_quote_before(q, pq, base, key_end) + 1;
-                if (key <= 0 || ((slash | ps) && df_sj_slash_in(slash, ps, base, key, key_end)) ||
-                    df_sj_glance_key(&k, rules, p, n, key, key_end - key, depth))
-                    return 1;
-                continue;
-            }
-            if ((c | 0x20) == '{') { /* { or [ */
-                if (++depth > DF_SJ_SKIP_DEPTH) return 1;
-                if (depth <= deepest) k.count[depth] = 0;
-                continue;
-            }
-            if ((c | 0x20) == '}') { /* } or ] */
-                /* msgspec rejects it (the byte loop's 0, once the UTF-8 before it is) */
-                if (--depth < 0) {
-                    *watched = k.seen;
-                    return first_high >= 0 && first_high < i &&
-                           !df_valid_utf8(p + first_high, i - first_high);
-                }
-                continue;
-            }
-            if (c == '.' || c == '/') continue; /* not a number's first byte */
-            resume = df_sj_glance_number_end(p, n, i);
-            if (resume < 0) return 1;
-        }
-        pq = q;
-        ps = slash;
-    }
-    if (inside) return 1; /* a string not closed */
-    /* the UTF-8 from the first byte >= 0x80 to the last (a lead byte there, its
-       continuation missing, is invalid either way) */
-    if (first_high >= 0 && !df_valid_utf8(p + first_high, last_high + 1 - first_high))
-        return 1;
-    *watched = k.seen;
-    return 0;
+#if DF_AVX2
+    if (df_string_path >= 2) return df_sj_glance_avx2(p, n, rules, top_keys, watched);
+#endif
+    return df_sj_glance_sse2(p, n, rules, top_keys, watched);
 }
 
 #else /* !DF_SSE2 */

@@ -29,6 +29,8 @@ typedef struct {
 /* A struct has at most this many members (a bit each in a 64-bit mask, and a hash table
    of DF_SJ_SLOTS slots kept at most 3/4 full). */
 #define DF_SJ_MAX_MEMBERS 48
+/* df_sj_glance watches for at most this many names (rules->watch: a bit each). */
+#define DF_SJ_WATCH 32
 #define DF_SJ_SLOTS 64
 
 typedef struct {
@@ -58,7 +60,9 @@ typedef struct {
     const df_sj_member *models; /* the model members' names, for df_sj_glance */
     int n_models;
     const df_sj_member *watch; /* names df_sj_glance says it saw as keys (*watched) */
-    int n_watch;               /* at most 32 */
+    int n_watch;               /* at most DF_SJ_WATCH */
+    uint64_t name_lens;        /* set by df_sj_glance_ready, from models' and watch's names */
+    uint64_t watch_heads[DF_SJ_WATCH];
 } df_sj_rules;
 
 typedef struct {

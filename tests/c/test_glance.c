@@ -2,8 +2,8 @@
  * against the byte loop it is held to (df_sj_glance_bytes).
  *
  * Built and run by tests/test_scan_c.py twice: as the compiler builds the extension
- * (SSE2 on x86-64: the blocks) and with -DDF_SCALAR (where df_sj_glance is the byte
- * loop itself). Bodies: real frames, JSON generated with keys repeated, escaped, long
+ * (on x86-64 the blocks, on each path the CPU has: AVX2, SSE2) and with -DDF_SCALAR
+ * (where df_sj_glance is the byte loop itself). Bodies: real frames, JSON generated with keys repeated, escaped, long
  * and non-ASCII, numbers plain and not, whitespace, nesting, each shifted across the
  * 64-byte blocks, and byte-level mutations of all of them. For every body and every
  * set of rules:
@@ -155,9 +155,10 @@ static int failures = 0;
 static long cases = 0, agreed = 0, kept = 0;
 
 static df_sj_member MODEL = {(const unsigned char *)"inputRequests", 13};
-static df_sj_member WATCH[3] = {{(const unsigned char *)"blob", 4},
+static df_sj_member WATCH[4] = {{(const unsigned char *)"blob", 4},
                                  {(const unsigned char *)"text", 4},
-                                 {(const unsigned char *)"a", 1}};
+                                 {(const unsigned char *)"a", 1},
+                                 {(const unsigned char *)"progressToken", 13}};
 
 static void report(const char *what, const unsigned char *p, df_ssize n, int deepest, int got,
                    int got_keys, int want, int want_keys) {
@@ -170,21 +171,58 @@ static void report(const char *what, const unsigned char *p, df_ssize n, int dee
     }
 }
 
-/* Both glances on p[:n] (copied to its exact length), under each set of rules. */
+/* What *watched must be for a body a glance says 0 for, found apart from the glance's
+   key rule (df_sj_glance_key): the names of rules->watch among the keys, not escaped, of
+   the objects nested rules->deepest levels or less, up to a closing bracket with none
+   open (where the glance stops). A key is the string last read before a colon. */
+static unsigned watched_reference(const unsigned char *p, df_ssize n, const df_sj_rules *rules) {
+    df_ssize i = 0, key = 0, key_end = 0;
+    int depth = 0, escaped = 0, m;
+    unsigned seen = 0;
+    while (i < n) {
+        if (p[i] == '"') {
+            key = ++i;
+            escaped = 0;
+            for (; i < n && p[i] != '"'; i++)
+                if (p[i] == '\\') escaped = 1, i++;
+            key_end = i++;
+            continue;
+        }
+        if (p[i] == ':' && depth >= 1 && depth <= rules->deepest && !escaped)
+            for (m = 0; m < rules->n_watch; m++)
+                if (rules->watch[m].len == key_end - key &&
+                    memcmp(rules->watch[m].name, p + key, (size_t)(key_end - key)) == 0)
+                    seen |= 1u << m;
+        if (p[i] == '{' || p[i] == '[') depth++;
+        if ((p[i] == '}' || p[i] == ']') && --depth < 0) break;
+        i++;
+    }
+    return seen;
+}
+
+/* The glance's paths (df_string_path values) to check: AVX2 and SSE2 where the CPU
+   has them (df_sj_glance takes the AVX2 path from 2 up), else the byte loop alone. */
+static int paths[2], n_paths;
+
+/* Both glances on p[:n] (copied to its exact length), under each set of rules, the
+   blocks on each path. */
 static void check(const unsigned char *p, df_ssize n, int exact) {
     df_sj_rules rules;
     unsigned char *copy = (unsigned char *)malloc(n ? (size_t)n : 1);
-    int deepest, models, got, want, got_keys, want_keys;
+    int deepest, models, got, want, got_keys, want_keys, path;
     unsigned got_watched, want_watched;
     memcpy(copy, p, (size_t)n);
     for (deepest = 1; deepest <= DF_SJ_GLANCE_DEPTH; deepest++) {
         for (models = 0; models <= 1; models++) {
+          for (path = 0; path < n_paths; path++) {
             memset(&rules, 0, sizeof rules);
             rules.deepest = deepest;
             rules.models = &MODEL;
             rules.n_models = models;
             rules.watch = WATCH;
-            rules.n_watch = models ? 3 : 2;
+            rules.n_watch = models ? 4 : 2;
+            if (df_sj_glance_ready(&rules) != 0) report("rules not ready", p, 0, 0, 0, 0, 0, 0);
+            df_string_path = paths[path];
             got_keys = want_keys = -1;
             got_watched = want_watched = 99;
             got = df_sj_glance(copy, n, &rules, &got_keys, &got_watched);
@@ -196,6 +234,9 @@ static void check(const unsigned char *p, df_ssize n, int exact) {
             else if (got == 0 && got_watched != want_watched)
                 report("keys watched for seen otherwise", copy, n, deepest, (int)got_watched,
                        got_keys, (int)want_watched, want_keys);
+            else if (got == 0 && got_watched != watched_reference(copy, n, &rules))
+                report("keys watched for not the keys", copy, n, deepest, (int)got_watched,
+                       got_keys, (int)watched_reference(copy, n, &rules), want_keys);
             else if (got != want && exact)
                 report("a 1 on an ordinary body", copy, n, deepest, got, got_keys, want,
                        want_keys);
@@ -203,6 +244,7 @@ static void check(const unsigned char *p, df_ssize n, int exact) {
                 agreed++;
             else
                 kept++;
+          }
         }
     }
     free(copy);
@@ -264,6 +306,11 @@ int main(void) {
     unsigned char base[CAP];
     df_ssize n, shift;
     unsigned k, r;
+    df_strings_init();
+#if DF_AVX2
+    if (df_string_path >= 2) paths[n_paths++] = 2;
+#endif
+    paths[n_paths++] = DF_SSE2;
     for (r = 0; r < sizeof REAL / sizeof REAL[0]; r++) {
         for (shift = 0; shift < 70; shift++) {
             used = 0;
@@ -283,8 +330,9 @@ int main(void) {
         check(base, n, !exotic);
         mutate_and_check(base, n);
     }
-    printf("DF_SSE2=%d: %ld cases, %ld agreed, %ld sent to the scan by the blocks alone\n",
-           DF_SSE2, cases, agreed, kept);
+    printf("DF_SSE2=%d, %d paths (best %d): %ld cases, %ld agreed, %ld sent to the scan by "
+           "the blocks alone\n",
+           DF_SSE2, n_paths, paths[0], cases, agreed, kept);
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;
