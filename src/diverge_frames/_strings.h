@@ -41,8 +41,9 @@
 #include "_strings_swar.h"
 #include "_transcode_avx512.h"
 
-/* Which loops run: 2 AVX2, 1 SSE2, 0 SWAR. df_strings_init sets the best the CPU has
-   (call it once, before the functions below); a test may lower it. */
+/* Which loops run: 3 AVX-512, 2 AVX2, 1 SSE2, 0 SWAR (and which glance: its AVX2 path
+   from 2 up, _serde_json_glance.h). df_strings_init sets the best the CPU has (call it
+   once, before the functions below); a test may lower it. */
 static int df_string_path = DF_SSE2;
 
 DF_INLINE void df_strings_init(void) {
