@@ -125,6 +125,38 @@ def test_invalid_utf8_after_a_long_run_is_worded_as_the_reference_words_it(
     helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)
 
 
+#: What serde_json rejects (or reads) before a string's invalid UTF-8: a number out of
+#: range, a lone surrogate escape, nesting past its recursion limit, a member repeated.
+_BEFORE = [b"1e400", b"-1e400", b'"\\ud800"', b"[" * 130 + b"]" * 130, b'{"a":1,"a":2}']
+#: Where: (tag, template), the value at %v, the invalid string at %s after it.
+_AROUND = [
+    (0, b'{"a":%v,"b":%s,"method":"x/y"}'),
+    (0, b'{"method":"x/y","a":%v,"b":%s}'),
+    (0, b'{"a":[%v,%s],"method":"x/y"}'),
+    (0, b'{"method":"x/y","method":%v,"b":%s}'),
+    (0, b'{"method":"x/y","params":{"a":%v,"b":%s}}'),
+    (2, b'{"a":%v,"b":%s,"contents":[]}'),
+    (2, b'{"contents":[{"uri":"u","text":"t","x":%v,"y":%s}]}'),
+    (1, b'{"code":1,"message":"m","data":{"a":%v,"b":%s}}'),
+    (1, b'{"code":1,"x":%v,"message":%s}'),
+]
+
+
+@pytest.mark.parametrize("around", _AROUND, ids=lambda a: a[1].decode()[:32])
+@pytest.mark.parametrize("before", _BEFORE, ids=lambda b: b.decode()[:12])
+@pytest.mark.parametrize("invalid", [b"\xed", b"\xff", b"\xed\xa0\x80"])
+def test_what_serde_reads_before_invalid_utf8_comes_first(
+    frames: Any, around: tuple[int, bytes], before: bytes, invalid: bytes
+) -> None:
+    """Each twin gives the reference's verdict and words for a value serde_json rejects
+    (or reads) before a string of invalid UTF-8, wherever the two are: the first fault in
+    the bytes is the one rmcp names (``1e400`` before ``"\\xed"``: number out of range),
+    not the UTF-8 the pure twin's pre-check stops at."""
+    tag, template = around
+    body = template.replace(b"%v", before).replace(b"%s", b'"' + invalid + b'"')
+    helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)
+
+
 @pytest.mark.parametrize("tail", [b"\xff", "é".encode()[:1], b"\xed\xa0\x80"])
 def test_a_long_string_rejected_for_its_utf8_is_not_held_twice(tail: bytes) -> None:
     """The compiled twin rejects a 1 MB message whose last byte is not UTF-8 holding

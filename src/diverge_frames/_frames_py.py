@@ -270,16 +270,20 @@ def _exact(
     error = msgspec_rejection(body, tag, expected) if found & _TRAILING else None
     if error is not None:  # more after the value: rejected whatever it is, msgspec words it
         raise error
+    # A body the pre-check could not read all of (_OTHER: invalid UTF-8, nesting past
+    # its scanner) may hold what it did not see: every number and pair is read as serde
+    # reads it (a 1e400 before the invalid UTF-8 is serde_json's first reason).
+    unseen = found & _OTHER
     return read_exactly(
         body,
         tag,
         expected,
         exc,
         # a model member, or a body the pre-check could not read all of: every pair kept
-        keep=RECURSION_LIMIT if found & (_MODEL | _OTHER) else STRUCT_DEPTH,
-        numbers=bool(found & _NUMBERS),
-        pairs=bool(found & _PAIRS),
-        deep=None if found & _OTHER else bool(found & _DEEP),
+        keep=RECURSION_LIMIT if found & _MODEL or unseen else STRUCT_DEPTH,
+        numbers=bool(found & _NUMBERS or unseen),
+        pairs=bool(found & _PAIRS or unseen),
+        deep=None if unseen else bool(found & _DEEP),
     )
 
 

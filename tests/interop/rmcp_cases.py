@@ -194,6 +194,20 @@ def _hostile() -> list[tuple[str, str, bytes]]:
     add("frame/invalid-utf8", _N, b'\x00{"method":"x/\xff"}')
     add("frame/overlong-utf8", _N, b'\x00{"method":"x/\xc0\xaf"}')
     add("frame/cesu-surrogate", _N, b'\x00{"method":"x/\xed\xa0\x80"}')
+    # serde_json's first reason before a string's invalid UTF-8 (what comes first in the
+    # bytes is what rmcp says), in every place a value is read or skipped
+    for i, before in enumerate(
+        [b"1e400", b"-1e400", b'"\\ud800"', b"[" * 130 + b"]" * 130, b'{"a":1,"a":2}']
+    ):
+        bad = b'"\xed"'
+        add(f"utf8/after-{i}-unknown-member", _N, b'\x00{"a":%s,"b":%s,"method":"x/y"}' % (before, bad))
+        add(f"utf8/after-{i}-after-method", _N, b'\x00{"method":"x/y","a":%s,"b":%s}' % (before, bad))
+        add(f"utf8/after-{i}-in-array", _N, b'\x00{"a":[%s,%s],"method":"x/y"}' % (before, bad))
+        add(f"utf8/after-{i}-in-params", _N, b'\x00{"method":"x/y","params":{"a":%s,"b":%s}}' % (before, bad))
+        add(f"utf8/after-{i}-rr-unknown", _R, b'\x00{"a":%s,"b":%s,"contents":[]}' % (before, bad))
+        add(f"utf8/after-{i}-rr-item", _R, b'\x00{"contents":[{"uri":"u","text":"t","x":%s,"y":%s}]}' % (before, bad))
+        add(f"utf8/after-{i}-error-data", _N, b'\x01{"code":1,"message":"m","data":{"a":%s,"b":%s}}' % (before, bad))
+        add(f"utf8/after-{i}-error-unknown", _R, b'\x01{"code":1,"x":%s,"message":%s}' % (before, bad))
     add("frame/not-json", _N, _n("Starting server v0.0.46"))
     add("frame/json-string", _N, _n('"notifications/progress"'))
     add("frame/json-null", _N, _n("null"))
