@@ -270,20 +270,15 @@ def _exact(
     error = msgspec_rejection(body, tag, expected) if found & _TRAILING else None
     if error is not None:  # more after the value: rejected whatever it is, msgspec words it
         raise error
-    # A body the pre-check could not read all of (_OTHER: invalid UTF-8, nesting past
-    # its scanner) may hold what it did not see: every number and pair is read as serde
-    # reads it (a 1e400 before the invalid UTF-8 is serde_json's first reason).
+    # A body the pre-check could not read all of (_OTHER: invalid UTF-8, nesting past its
+    # scanner) may hold what it did not see (a 1e400 before the invalid UTF-8, serde_json's
+    # first reason): every number and pair read as serde reads them (with a model, all pairs).
     unseen = found & _OTHER
+    keep = RECURSION_LIMIT if found & _MODEL or unseen else STRUCT_DEPTH
+    numbers, pairs = bool(found & _NUMBERS or unseen), bool(found & _PAIRS or unseen)
+    deep = None if unseen else bool(found & _DEEP)
     return read_exactly(
-        body,
-        tag,
-        expected,
-        exc,
-        # a model member, or a body the pre-check could not read all of: every pair kept
-        keep=RECURSION_LIMIT if found & _MODEL or unseen else STRUCT_DEPTH,
-        numbers=bool(found & _NUMBERS or unseen),
-        pairs=bool(found & _PAIRS or unseen),
-        deep=None if unseen else bool(found & _DEEP),
+        body, tag, expected, exc, keep=keep, numbers=numbers, pairs=pairs, deep=deep
     )
 
 

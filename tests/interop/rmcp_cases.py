@@ -171,6 +171,20 @@ def _log(data: str) -> str:
     return obj(("method", dumps(M)), ("params", obj(("level", '"info"'), ("data", data))))
 
 
+#: Where ``_hostile`` puts a value (the first %s) before a string of invalid UTF-8 (the
+#: second): (name, channel, payload template).
+_UTF8_AFTER = [
+    ("unknown-member", _N, b'\x00{"a":%s,"b":%s,"method":"x/y"}'),
+    ("after-method", _N, b'\x00{"method":"x/y","a":%s,"b":%s}'),
+    ("in-array", _N, b'\x00{"a":[%s,%s],"method":"x/y"}'),
+    ("in-params", _N, b'\x00{"method":"x/y","params":{"a":%s,"b":%s}}'),
+    ("rr-unknown", _R, b'\x00{"a":%s,"b":%s,"contents":[]}'),
+    ("rr-item", _R, b'\x00{"contents":[{"uri":"u","text":"t","x":%s,"y":%s}]}'),
+    ("error-data", _N, b'\x01{"code":1,"message":"m","data":{"a":%s,"b":%s}}'),
+    ("error-unknown", _R, b'\x01{"code":1,"x":%s,"message":%s}'),
+]
+
+
 def _hostile() -> list[tuple[str, str, bytes]]:
     out: list[tuple[str, str, bytes]] = []
 
@@ -199,15 +213,8 @@ def _hostile() -> list[tuple[str, str, bytes]]:
     for i, before in enumerate(
         [b"1e400", b"-1e400", b'"\\ud800"', b"[" * 130 + b"]" * 130, b'{"a":1,"a":2}']
     ):
-        bad = b'"\xed"'
-        add(f"utf8/after-{i}-unknown-member", _N, b'\x00{"a":%s,"b":%s,"method":"x/y"}' % (before, bad))
-        add(f"utf8/after-{i}-after-method", _N, b'\x00{"method":"x/y","a":%s,"b":%s}' % (before, bad))
-        add(f"utf8/after-{i}-in-array", _N, b'\x00{"a":[%s,%s],"method":"x/y"}' % (before, bad))
-        add(f"utf8/after-{i}-in-params", _N, b'\x00{"method":"x/y","params":{"a":%s,"b":%s}}' % (before, bad))
-        add(f"utf8/after-{i}-rr-unknown", _R, b'\x00{"a":%s,"b":%s,"contents":[]}' % (before, bad))
-        add(f"utf8/after-{i}-rr-item", _R, b'\x00{"contents":[{"uri":"u","text":"t","x":%s,"y":%s}]}' % (before, bad))
-        add(f"utf8/after-{i}-error-data", _N, b'\x01{"code":1,"message":"m","data":{"a":%s,"b":%s}}' % (before, bad))
-        add(f"utf8/after-{i}-error-unknown", _R, b'\x01{"code":1,"x":%s,"message":%s}' % (before, bad))
+        for place, channel, template in _UTF8_AFTER:
+            add(f"utf8/after-{i}-{place}", channel, template % (before, b'"\xed"'))
     add("frame/not-json", _N, _n("Starting server v0.0.46"))
     add("frame/json-string", _N, _n('"notifications/progress"'))
     add("frame/json-null", _N, _n("null"))
