@@ -67,3 +67,37 @@ def test_a_fault_past_the_openings_is_worded_as_the_reference_words_it(
     head, tail = BEFORE[before]
     body = template.replace(b"%s", head + fault + tail)
     helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)
+
+
+#: A member msgspec or the pure twin's pre-check stops at, before the openings.
+LEADS = [b"", b'"a":"\xff",', b'"a":1e400,', b'"a":"\\ud800",']
+#: A typed member after the openings, and what is wrong with it (a type, or syntax).
+AFTER = [
+    (2, b'{%l"x":%b,"contents":1}'),
+    (2, b'{%l"x":%b,"contents":"s"}'),
+    (2, b'{%l"x":%b,"contents":[1]}'),
+    (2, b'{%l"x":%b,"contents":[{"uri":"u","text":1}]}'),
+    (2, b'{%l"x":%b,"contents":[1 2]}'),
+    (2, b'{%l"x":%b,"contents":[1,]}'),
+    (2, b'{%l"x":%b,"contents":{1:1}}'),
+    (2, b'{%l"contents":[' + b'{"a":' * OPENINGS + b"1" + b"}" * OPENINGS + b",-]}"),
+    (0, b'{"method":"x/y","params":{%l"b":%b,"_meta":"s"}}'),
+    (0, b'{"method":"x/y","params":{"_meta":[],%l"b":%b}}'),
+    (0, b'{"method":"notifications/message","params":{%l"level":"info","data":%b,"_meta":1}}'),
+    (0, b'{"method":"notifications/progress","params":{"progressToken":1,"progress":%b}}'),
+]
+
+
+@pytest.mark.parametrize("siblings", [OPENINGS - 2, OPENINGS + 100])
+@pytest.mark.parametrize("lead", LEADS)
+@pytest.mark.parametrize(("tag", "template"), AFTER)
+def test_a_typed_member_after_the_openings_is_worded_as_the_reference_words_it(
+    frames: Any, tag: int, template: bytes, lead: bytes, siblings: int
+) -> None:
+    """A member of a type rmcp reads (``contents``, ``_meta``, a typed param) that fails
+    after the openings, with what msgspec or the pure twin's pre-check stops at before
+    them: each twin gives the reference's words (msgspec's own for a type, serde_json's
+    reason for syntax), not a bare rejection nor words of a part it was not asked of."""
+    openings = b"[" + b"[]," * siblings + b"1]"
+    body = template.replace(b"%l", lead).replace(b"%b", openings)
+    helpers.check_as_reference(frames, 1 if tag == 1 else 0, _EXPECTED[tag], body)

@@ -102,6 +102,7 @@ _DEEP = 4  # more than MAX_DEPTH levels of nesting
 _OTHER = 8  # invalid UTF-8, or nesting the scanner could not follow: the exact reading decides
 _MODEL = 16  # a member only _exact.rmcp_types reads (inputRequests): pairs kept all the way down
 _TRAILING = 32  # more than whitespace after a whole value: serde_json rejects the body
+_SYNTAX = 64  # not JSON: msgspec reads (and rejects) it, but may name a type first
 
 
 class _ScanState(threading.local):
@@ -145,7 +146,7 @@ def _precheck(body: Any, expected: int | None = None, hard: dict[str, int] | Non
     ``_exact.rmcp_types`` reads, ``inputRequests``); ``_DEEP``, ``MAX_DEPTH + 1`` levels
     of nesting; ``_OTHER``, invalid UTF-8 (msgspec does not check what it skips) or
     nesting past the scanner's recursion; ``_TRAILING``, more than whitespace after the
-    body's value (invalid UTF-8 too). 0 for a body that is not JSON: msgspec rejects it.
+    body's value (invalid UTF-8 too); ``_SYNTAX``, not JSON: msgspec rejects it.
     Without ``expected``, the struct positions of every top-level type count; ``hard``
     is given every literal that is not plain, with how often it was read.
 
@@ -181,7 +182,7 @@ def _precheck(body: Any, expected: int | None = None, hard: dict[str, int] | Non
         except RecursionError:
             return _OTHER
         except (StopIteration, ValueError):
-            return found & _OTHER  # not JSON: msgspec rejects it, the exact reading confirms
+            return found & _OTHER | _SYNTAX  # msgspec rejects it, the exact reading confirms
         if found or after_ws(text, end) != len(text):  # the exact reading, if need be, sees all
             return _TRAILING | _OTHER | _NUMBERS | _PAIRS
         if (ints or floats) and not_plain(ints, floats, hard):
@@ -260,7 +261,8 @@ def _source(body: Any, expected: int) -> tuple[int, Any]:
     """What the pre-check finds, and what msgspec reads: the body, its respelling, or None."""
     hard: dict[str, int] = {}
     found = _precheck(body, expected, hard)
-    return found, body if not found else respelled(body, hard) if found == _NUMBERS else None
+    rules = found & ~_SYNTAX  # a body that is not JSON is msgspec's to reject first
+    return found, body if not rules else respelled(body, hard) if rules == _NUMBERS else None
 
 
 def _exact(
@@ -270,16 +272,12 @@ def _exact(
     error = msgspec_rejection(body, tag, expected) if found & _TRAILING else None
     if error is not None:  # more after the value: rejected whatever it is, msgspec words it
         raise error
-    # A body the pre-check could not read all of (_OTHER: invalid UTF-8, nesting past its
-    # scanner) may hold what it did not see (a 1e400 before the invalid UTF-8, serde_json's
-    # first reason): every number and pair read as serde reads them (with a model, all pairs).
+    # What the pre-check could not read (_OTHER) may hold serde's first reason: all read.
     unseen = found & _OTHER
     keep = RECURSION_LIMIT if found & _MODEL or unseen else STRUCT_DEPTH
-    numbers, pairs = bool(found & _NUMBERS or unseen), bool(found & _PAIRS or unseen)
+    how = {"numbers": bool(found & _NUMBERS or unseen), "pairs": bool(found & _PAIRS or unseen)}
     deep = None if unseen else bool(found & _DEEP)
-    return read_exactly(
-        body, tag, expected, exc, keep=keep, numbers=numbers, pairs=pairs, deep=deep
-    )
+    return read_exactly(body, tag, expected, exc, keep=keep, deep=deep, **how)
 
 
 # ------------------------------------------------------------------ the hot path
@@ -369,7 +367,9 @@ def decode_read_resource(payload: Payload) -> t.ReadResourceResult | t.ErrorData
                     wire = _decode_result(src)
                 except _DECODE_ERRORS as exc:
                     # inside ``contents``: the exact reading rejects it too, worded by exc
-                    error = item_rejection(tag, exc, body) if src is body else None
+                    # (not JSON: it words serde's syntax error, past msgspec's openings)
+                    plain = src is body and not found & _SYNTAX
+                    error = item_rejection(tag, exc, body) if plain else None
                     if error is not None:
                         raise error from exc
                     return _exact(body, tag, EXPECT_RESULT, _own(exc, src, body), found)  # type: ignore[no-any-return]

@@ -160,8 +160,9 @@ def item_rejection(
     found no rule of rmcp's to apply (no member repeated at a struct position, nothing
     skipped): the exact reading reads each of its items as msgspec does (it rewrites only
     an item with a repeated member), so it rejects the body too, and :func:`rejection`
-    words it, from ``exc`` unless a number serde_json reads otherwise (``-0``) or more
-    openings than msgspec is asked of come first (``numbers_plain`` as there). None when
+    words it, from ``exc`` unless a number serde_json reads otherwise (``-0``) comes
+    first (``numbers_plain`` as there); past the openings msgspec is asked of, from
+    ``exc`` too, the words the exact reading's own msgspec step gives. None when
     ``exc`` lies elsewhere (a top-level member: rmcp reads serde's forms of its enums and
     of the struct itself): the exact reading decides.
     """
@@ -171,7 +172,7 @@ def item_rejection(
     if path != "$.contents" and not path.startswith("$.contents["):
         return None
     return rejection(
-        body, tag, EXPECT_RESULT, None, None, exc, numbers_plain=numbers_plain, parsed=True
+        body, tag, EXPECT_RESULT, None, None, exc, exc, numbers_plain=numbers_plain, parsed=True
     )
 
 

@@ -27,14 +27,17 @@ def custom(value: CustomNotification, tag: int) -> CustomNotification | None:
     as serde reads them). A method rmcp types then fails its typed variant in rmcp too
     (rmcp's untagged enum takes the custom one), unless its params hold what serde
     reads otherwise than msgspec (:func:`serde_forms`): None then, the body is to be
-    read exactly. Raises FrameBodyError for a ``_meta`` that is neither an object nor
-    ``null``.
+    read exactly. None too for a ``_meta`` that is neither an object nor ``null``:
+    rmcp rejects the body, and the exact reading words it as any rejection is worded
+    (msgspec's words within its first openings, serde_json's past them).
     """
     params = value.params
     if value.method in RMCP_TYPED and serde_forms(value.method, params):
         return None
     if params is None or "_meta" not in params:
         return value
+    if params["_meta"] is not None and type(params["_meta"]) is not dict:
+        return None
     return custom_notification(value.method, params, tag)
 
 
