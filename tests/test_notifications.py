@@ -13,9 +13,10 @@ from array import array
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from diverge_frames import FrameBodyError, _frames_py, notifications, types
+from diverge_frames import FrameBodyError, _frames_py, _wire, notifications, types
 
 try:
     from diverge_frames import _frames_c
@@ -425,13 +426,91 @@ def test_cancelled_values_and_types_are_the_constructors(frames: Any) -> None:
         assert frames.encode_notification(value) == frames.encode_notification(expected)
 
 
+_U64_MAX = 2**64 - 1
+_TASK = (
+    '"createdAt":"2026-11-29T18:10:38.978Z","lastUpdatedAt":"2026-11-29T18:10:39.991Z",'
+    '"status":"working","taskId":"d3d3"'
+)
+
+
+def _exact_params_frames(big: bool) -> list[bytes]:
+    """Task-status and elicitation-complete frames (params that are ``_ExactParams``)
+    with each shape of ``_meta`` and of their integers; ``big``: only those with an
+    integer past ``u64`` (which rmcp's ``Value`` holds as a float), else none of them."""
+    metas = ["", '"_meta":null,', '"_meta":{},', '"_meta":{"k":[1,{"n":null}]},']
+    ints = [0, 1000, _U64_MAX, -1, -(2**63)] if not big else [_U64_MAX + 1, 10**30]
+    frames = []
+    for meta in metas:
+        for n in ints:
+            for members in (
+                f'"pollInterval":{n},{_TASK},"ttl":null',
+                f'{_TASK},"statusMessage":"m","ttl":{n}',
+                f'"pollInterval":1,{_TASK},"ttl":{n},"statusMessage":"m"',  # out of order
+            ):
+                body = f'{{"method":"notifications/tasks/status","params":{{{meta}{members}}}}}'
+                frames.append(b"\x00" + body.encode())
+        if not big:
+            body = f'{{"params":{{"elicitationId":"e",{meta}}},"method":"notifications/elicitation/complete"}}'
+            frames.append(b"\x00" + body.replace(",}", "}").encode())
+    return frames
+
+
+EXACT_PARAMS = _exact_params_frames(big=False)
+EXACT_PARAMS_BIG = _exact_params_frames(big=True)
+
+
+@pytest.mark.parametrize("payload", EXACT_PARAMS + EXACT_PARAMS_BIG)
+def test_exact_params_values_and_types_are_the_public_classes(frames: Any, payload: bytes) -> None:
+    """Both twins give the value the public classes give (their ``__post_init__``:
+    ``"_meta": null`` absent, an integer past ``u64`` not typed), of the same classes."""
+    body = json.loads(payload[1:])
+    cls = METHOD_CLASS[body["method"]]
+    value = frames.decode_notification(payload)
+    try:
+        expected = msgspec.json.decode(payload[1:], type=cls)
+    except msgspec.ValidationError:
+        expected = _frames_py.decode_notification(payload)
+        assert type(expected) is types.CustomNotification
+    assert type(value) is type(expected) and value == expected, payload
+    if type(value) is cls:
+        assert type(value.params) is type(expected.params)
+        assert value.params.meta is not None
+    assert frames.encode_notification(value) == frames.encode_notification(expected)
+
+
+@pytest.mark.c_extension
+@pytest.mark.parametrize("payload", EXACT_PARAMS + EXACT_PARAMS_BIG)
+def test_typed_exact_params_are_the_public_classes_values(payload: bytes) -> None:
+    """The compiled typed decoders alone (no pre-check before them, which sends a body
+    with an integer past ``u64`` to the exact reading) give what the public classes
+    give, their refusal of such an integer included, by method and by the union."""
+    assert _frames_c is not None
+    body = payload[1:]
+    cls = METHOD_CLASS[json.loads(body)["method"]]
+    for method in (_wire.TYPED_METHODS.index(cls.method), -1):
+        try:
+            expected = msgspec.json.decode(body, type=cls)
+        except msgspec.ValidationError as exc:
+            refusal = str(exc)
+        else:
+            refusal = None
+        if refusal is not None:
+            with pytest.raises(msgspec.ValidationError) as raised:
+                _frames_c._typed_notification(body, method)
+            assert str(raised.value) == refusal
+            continue
+        value = _frames_c._typed_notification(body, method)
+        assert type(value) is cls and type(value.params) is type(expected.params)
+        assert value == expected
+
+
 @pytest.mark.c_extension
 def test_compiled_notifications_run_no_python() -> None:
-    """The compiled path reads list-changed and cancelled notifications without their
-    ``__post_init__`` (or any Python code); the pure twin's reading runs it, which shows
-    the hook sees it."""
+    """The compiled path reads list-changed and cancelled notifications, and those
+    whose params are ``_ExactParams``, without their ``__post_init__`` (or any Python
+    code); the pure twin's reading runs it, which shows the hook sees it."""
     assert _frames_c is not None and _frames_c.NOTIFICATION_RETYPE
-    for payloads in (LIST_CHANGED, CANCELLED):
+    for payloads in (LIST_CHANGED, CANCELLED, EXACT_PARAMS):
         pure, pure_calls = _python_calls(_frames_py.decode_notification, payloads)
         assert "__post_init__" in pure_calls
         values, calls = _python_calls(_frames_c.decode_notification, payloads)

@@ -53,6 +53,7 @@ from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize,
                             PyBytes_GET_SIZE)
+from cpython.long cimport PyLong_CheckExact
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memmove

@@ -170,11 +170,104 @@ cdef object _RESOURCES_WIRE, _TOOLS_WIRE, _PROMPTS_WIRE, _CANCELLED_WIRE
 cdef object _RESOURCES, _TOOLS, _PROMPTS, _CANCELLED
 ((_RESOURCES_WIRE, _RESOURCES), (_TOOLS_WIRE, _TOOLS), (_PROMPTS_WIRE, _PROMPTS),
  (_CANCELLED_WIRE, _CANCELLED)) = w.NOTIFICATION_PUBLIC.items()
+
+
+# ---------------------------------- notifications whose params are _ExactParams
+
+cdef enum:
+    _MAX_EXACT = 4          # the classes of w.EXACT_PARAMS_PUBLIC
+    _MAX_EXACT_FIELDS = 16  # the fields of one's params
+
+cdef struct _exact_twin:
+    PyObject *wire          # the wire class (w.EXACT_PARAMS_PUBLIC keeps it and the rest)
+    PyObject *public        # its public class
+    PyObject *params        # the public class of its params
+    Py_ssize_t params_at    # the notification's params slot
+    Py_ssize_t meta_at      # the params' _meta slot
+    Py_ssize_t count        # the params' fields
+    Py_ssize_t at[_MAX_EXACT_FIELDS]  # their slots
+
+cdef _exact_twin _EXACT[_MAX_EXACT]
+cdef Py_ssize_t _N_EXACT = 0
+cdef object _U64_MAX = t._U64_MAX
+#: The ``__post_init__`` of ``_ExactParams`` (``"_meta": null`` made absent) and of the
+#: ones that also refuse an integer past ``u64``: the rules ``_public_exact`` applies.
+cdef tuple _EXACT_POST_INITS = (vars(t._ExactParams)["__post_init__"],
+                                vars(t.TaskStatusNotificationParams)["__post_init__"])
+#: A body of each class's params with ``"_meta": null``, for the check at import.
+cdef dict _EXACT_SAMPLES = {
+    t.TaskStatusNotification: b'{"_meta":null,"createdAt":"a","lastUpdatedAt":"b",'
+                              b'"pollInterval":18446744073709551615,"status":"working",'
+                              b'"taskId":"c","ttl":null}',
+    t.ElicitationCompleteNotification: b'{"_meta":null,"elicitationId":"e"}',
+}
+
+
+cdef object _public_exact(object value, Py_ssize_t i):
+    """The public notification of a wire value of ``w.EXACT_PARAMS_PUBLIC`` just decoded
+    (``_EXACT[i]``'s), or None when its public class must decide.
+
+    The rule of its params' ``__post_init__`` here in C: ``"_meta": null`` made absent
+    (``UNSET``); a value with an integer past ``u64`` (which that ``__post_init__``
+    refuses) or held elsewhere is left to the public class. Then the params and the
+    notification made public in place (the same fields and layout:
+    ``_NOTIFICATION_RETYPE``, checked at import)."""
+    cdef _exact_twin *x = &_EXACT[i]
+    cdef PyObject *params = _member(value, x.params_at)
+    cdef PyObject *member
+    cdef Py_ssize_t j
+    if Py_REFCNT(<PyObject *>value) != 1 or params == NULL or Py_REFCNT(params) != 1:
+        return None
+    for j in range(x.count):
+        member = _member(<object>params, x.at[j])
+        if member != NULL and PyLong_CheckExact(<object>member) and <object>member > _U64_MAX:
+            return None
+    if _member(<object>params, x.meta_at) == <PyObject *>None:
+        (<object>params).meta = msgspec.UNSET
+    _set_type(<object>params, <object>x.params)
+    _set_type(value, <object>x.public)
+    return value
+
+
+cdef bint _exact_ready(object wire, object public) except -1:
+    """Take the wire class ``wire`` of ``w.EXACT_PARAMS_PUBLIC`` and its ``public`` class
+    into ``_EXACT``; whether ``_public_exact`` makes its values the public ones: the same
+    fields at both levels (``_same_fields``), no ``__post_init__`` but the params' (one of
+    ``_EXACT_POST_INITS``), and a sample with ``"_meta": null`` read both ways equal."""
+    global _N_EXACT
+    cdef _exact_twin *x
+    params_wire = msgspec.structs.fields(wire)[0].type
+    params = msgspec.structs.fields(public)[0].type
+    if (_N_EXACT == _MAX_EXACT or len(params.__struct_fields__) > _MAX_EXACT_FIELDS
+            or public not in _EXACT_SAMPLES):
+        return False
+    x = &_EXACT[_N_EXACT]
+    x.wire = <PyObject *>wire
+    x.public = <PyObject *>public
+    x.params = <PyObject *>params
+    x.params_at = _slot_offset(public, "params")
+    x.meta_at = _slot_offset(params, "meta")
+    x.count = len(params.__struct_fields__)
+    for j, name in enumerate(params.__struct_fields__):
+        x.at[j] = _slot_offset(params, name)
+    _N_EXACT += 1
+    if not (_same_fields(wire, public) and _same_fields(params_wire, params)
+            and not hasattr(public, "__post_init__")
+            and getattr(params, "__post_init__", None) in _EXACT_POST_INITS):
+        return False
+    sample = b'{"method":"%s","params":%s}' % (public.__struct_config__.tag.encode(),
+                                               _EXACT_SAMPLES[public])
+    made = _public_exact(msgspec.json.decode(sample, type=wire), _N_EXACT - 1)
+    expected = msgspec.json.decode(sample, type=public)
+    return type(made) is public and made == expected and made.params.meta is msgspec.UNSET
+
+
 #: Whether notifications are read with ``notification_wire_decoder`` and its wire values
-#: made public by ``_public_notification`` (else with the public decoder).
+#: made public by ``_public_notification`` and ``_public_exact`` (else with the public
+#: decoder).
 cdef bint _NOTIFICATION_RETYPE = all([
     _same_notification(wire, public) for wire, public in w.NOTIFICATION_PUBLIC.items()
-])
+]) and all([_exact_ready(wire, public) for wire, public in w.EXACT_PARAMS_PUBLIC.items()])
 NOTIFICATION_RETYPE = _NOTIFICATION_RETYPE  # for the tests
 if _NOTIFICATION_RETYPE:
     _method_init(&_DECODERS[_D_NOTIFICATION], w.notification_wire_decoder.decode)
@@ -225,4 +318,21 @@ cdef inline object _notification_decoder(object body, int method):
         return _public_notification(value, _PROMPTS)
     if cls is _CANCELLED_WIRE:
         return _public_notification(value, _CANCELLED)
+    for i in range(_N_EXACT):
+        if cls is <object>_EXACT[i].wire:
+            public = _public_exact(value, i)
+            if public is None:  # the public class decides, errors included
+                return (w.notification_method_decoders[method].decode(body) if method >= 0
+                        else w.notification_decoder.decode(body))
+            return public
     return value
+
+
+def _typed_notification(body, int method=-1):
+    """For the tests: the notification ``body`` (its JSON) read by the typed decoders
+    alone and made public, with no pre-check or exact reading before them (which send
+    some bodies elsewhere): as the class of ``method`` (an index of
+    ``w.TYPED_METHODS``), or -1, the union."""
+    if not -1 <= method < _N_METHODS:
+        raise ValueError(f"no typed method {method}")
+    return _notification_decoder(body, method)

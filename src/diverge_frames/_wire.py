@@ -37,6 +37,7 @@ __all__ = [
     "ListChangedWire",
     "CancelledWire",
     "NOTIFICATION_PUBLIC",
+    "EXACT_PARAMS_PUBLIC",
     "notification_decoder",
     "notification_wire_decoder",
     "custom_decoder",
@@ -186,7 +187,58 @@ NOTIFICATION_PUBLIC: dict[type, type] = {
     _PromptListChangedWire: t.PromptListChangedNotification,
     CancelledWire: t.CancelledNotification,
 }
-_WIRE_OF = {public: wire for wire, public in NOTIFICATION_PUBLIC.items()}
+
+
+def _twin(public: type, **types: Any) -> type:
+    """``public``'s struct without its ``__post_init__``.
+
+    The same fields, names, defaults, order, options and slots; ``types`` gives some of
+    its own fields another type. Built from the public class itself
+    (``msgspec.defstruct``), on a twin of each struct class it derives from (CPython lays
+    out each class's slots in name order), so that the two cannot drift apart; the
+    compiled path checks the layout again at import."""
+    base = public.__mro__[1]
+    inherited = base.__struct_fields__ if base is not msgspec.Struct else ()  # type: ignore[attr-defined]
+    config = public.__struct_config__  # type: ignore[attr-defined]
+    fields = [
+        (
+            f.name,
+            types.get(f.name, f.type),
+            field(name=f.encode_name)
+            if f.required
+            else field(default=f.default, name=f.encode_name),
+        )
+        for f in msgspec.structs.fields(public)
+        if f.name not in inherited
+    ]
+    options = {k: getattr(config, k) for k in dir(config) if not k.startswith("_")}
+    return msgspec.defstruct(
+        f"_{public.__name__.lstrip('_')}Wire",
+        fields,
+        bases=(_twin(base),) if base is not msgspec.Struct else None,
+        module=__name__,
+        kw_only=True,
+        **options,
+    )
+
+
+def _exact_params_twin(public: type) -> type:
+    """The wire twin of a typed notification whose ``params`` are ``_ExactParams``.
+
+    Its params are read as a :func:`_twin` of them, without their ``__post_init__``,
+    which makes ``"_meta": null`` absent and refuses an integer past ``u64``: the
+    compiled path does the first in C and leaves a value with such an integer to the
+    public class (``_public.pxi``)."""
+    params = msgspec.structs.fields(public)[0]
+    return _twin(public, params=_twin(params.type))
+
+
+#: Each wire notification class with ``_ExactParams`` params and its public class.
+EXACT_PARAMS_PUBLIC: dict[type, type] = {
+    _exact_params_twin(cls): cls
+    for cls in (t.TaskStatusNotification, t.ElicitationCompleteNotification)
+}
+_WIRE_OF = {public: wire for wire, public in (NOTIFICATION_PUBLIC | EXACT_PARAMS_PUBLIC).items()}
 
 
 #: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
