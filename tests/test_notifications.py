@@ -455,14 +455,54 @@ def _exact_params_frames(big: bool) -> list[bytes]:
     return frames
 
 
-EXACT_PARAMS = _exact_params_frames(big=False)
-EXACT_PARAMS_BIG = _exact_params_frames(big=True)
+def _detailed_task_frames(big: bool) -> list[bytes]:
+    """rmcp's ``notifications/tasks`` frames: each status with each of its payload
+    members there or not, with ``ttlMs`` absent, ``null`` or an integer (``big``: past
+    ``u64``, and only those) and ``pollIntervalMs`` absent or an integer."""
+    payloads = ['"error":{"code":1},', '"inputRequests":{},', '"result":{"content":[]},']
+    ttls = ["", '"ttlMs":null,', '"ttlMs":0,'] if not big else [f'"ttlMs":{_U64_MAX + 1},']
+    frames = []
+    for status in ("working", "input_required", "completed", "failed", "cancelled"):
+        for members in [[], *([p] for p in payloads), payloads[:2], payloads]:
+            for ttl in ttls:
+                for poll in ("", f'"pollIntervalMs":{_U64_MAX},'):
+                    body = (
+                        f'{{"method":"notifications/tasks","params":{{"createdAt":"a",'
+                        f'{"".join(members)}"lastUpdatedAt":"b",{poll}"status":"{status}",'
+                        f'"taskId":"c",{ttl}"statusMessage":"m"}}}}'
+                    )
+                    frames.append(b"\x00" + body.encode())
+    return frames
+
+
+def _its_payload(payload: bytes) -> bool:
+    """Whether a frame is no task, or a task with its status's payload member alone and
+    no ``inputRequests`` (which the exact reading reads)."""
+    body = json.loads(payload[1:])
+    if body["method"] != "notifications/tasks":
+        return True
+    params = body["params"]
+    if "inputRequests" in params:
+        return False
+    wanted = types.DetailedTaskNotificationParams._PAYLOAD.get(params["status"])
+    there = {n for n in ("error", "input_requests", "result") if _camel(n) in params}
+    return there == ({wanted} if wanted else set())
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+EXACT_PARAMS = _exact_params_frames(big=False) + _detailed_task_frames(big=False)
+EXACT_PARAMS_BIG = _exact_params_frames(big=True) + _detailed_task_frames(big=True)
 
 
 @pytest.mark.parametrize("payload", EXACT_PARAMS + EXACT_PARAMS_BIG)
 def test_exact_params_values_and_types_are_the_public_classes(frames: Any, payload: bytes) -> None:
     """Both twins give the value the public classes give (their ``__post_init__``:
-    ``"_meta": null`` absent, an integer past ``u64`` not typed), of the same classes."""
+    ``"_meta": null`` absent, an absent ``ttlMs`` None, an integer past ``u64`` or a
+    task's payload member missing not typed, another's dropped), of the same classes."""
     body = json.loads(payload[1:])
     cls = METHOD_CLASS[body["method"]]
     value = frames.decode_notification(payload)
@@ -474,7 +514,7 @@ def test_exact_params_values_and_types_are_the_public_classes(frames: Any, paylo
     assert type(value) is type(expected) and value == expected, payload
     if type(value) is cls:
         assert type(value.params) is type(expected.params)
-        assert value.params.meta is not None
+        assert value.params.meta is not None or cls is types.TasksNotification
     assert frames.encode_notification(value) == frames.encode_notification(expected)
 
 
@@ -507,10 +547,11 @@ def test_typed_exact_params_are_the_public_classes_values(payload: bytes) -> Non
 @pytest.mark.c_extension
 def test_compiled_notifications_run_no_python() -> None:
     """The compiled path reads list-changed and cancelled notifications, and those
-    whose params are ``_ExactParams``, without their ``__post_init__`` (or any Python
-    code); the pure twin's reading runs it, which shows the hook sees it."""
+    whose params run a ``__post_init__`` (but a task whose payload members are not its
+    status's alone, which the public class reads, or with ``inputRequests``), without their ``__post_init__`` (or
+    any Python code); the pure twin's reading runs it, which shows the hook sees it."""
     assert _frames_c is not None and _frames_c.NOTIFICATION_RETYPE
-    for payloads in (LIST_CHANGED, CANCELLED, EXACT_PARAMS):
+    for payloads in (LIST_CHANGED, CANCELLED, [p for p in EXACT_PARAMS if _its_payload(p)]):
         pure, pure_calls = _python_calls(_frames_py.decode_notification, payloads)
         assert "__post_init__" in pure_calls
         values, calls = _python_calls(_frames_c.decode_notification, payloads)

@@ -85,6 +85,8 @@ cdef extern from "Python.h":
     Py_ssize_t Py_REFCNT(PyObject *o)
     void Py_SET_SIZE(object o, Py_ssize_t size)
     void Py_DECREF(PyObject *o)
+    void Py_INCREF(PyObject *o)
+    void Py_XDECREF(PyObject *o)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)

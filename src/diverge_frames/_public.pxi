@@ -172,47 +172,73 @@ cdef object _RESOURCES, _TOOLS, _PROMPTS, _CANCELLED
  (_CANCELLED_WIRE, _CANCELLED)) = w.NOTIFICATION_PUBLIC.items()
 
 
-# ---------------------------------- notifications whose params are _ExactParams
+# ------------------------------- notifications whose params run a __post_init__
 
 cdef enum:
-    _MAX_EXACT = 4          # the classes of w.EXACT_PARAMS_PUBLIC
-    _MAX_EXACT_FIELDS = 16  # the fields of one's params
+    _MAX_TWINS = 4          # the classes of w.PARAMS_TWIN_PUBLIC
+    _MAX_TWIN_FIELDS = 16   # the fields of one's params
+    _PAYLOADS = 3           # DetailedTaskNotificationParams._PAYLOAD's members
 
-cdef struct _exact_twin:
-    PyObject *wire          # the wire class (w.EXACT_PARAMS_PUBLIC keeps it and the rest)
+cdef struct _params_twin:
+    PyObject *wire          # the wire class (w.PARAMS_TWIN_PUBLIC keeps it and the rest)
     PyObject *public        # its public class
     PyObject *params        # the public class of its params
     Py_ssize_t params_at    # the notification's params slot
-    Py_ssize_t meta_at      # the params' _meta slot
+    Py_ssize_t null_at      # a slot whose null is made absent (UNSET: _meta), or -1
+    Py_ssize_t unset_at     # a slot whose UNSET is made None (ttl_ms), or -1
+    Py_ssize_t status_at    # the slot of the status that wants a payload member, or -1
+    Py_ssize_t payload_at[_PAYLOADS]      # the payload members' slots
+    PyObject *payload_status[_PAYLOADS]   # the status that wants each (_TWIN_KEPT)
     Py_ssize_t count        # the params' fields
-    Py_ssize_t at[_MAX_EXACT_FIELDS]  # their slots
+    Py_ssize_t at[_MAX_TWIN_FIELDS]       # their slots
 
-cdef _exact_twin _EXACT[_MAX_EXACT]
-cdef Py_ssize_t _N_EXACT = 0
+cdef _params_twin _TWINS[_MAX_TWINS]
+cdef Py_ssize_t _N_TWINS = 0
+cdef list _TWIN_KEPT = []
 cdef object _U64_MAX = t._U64_MAX
-#: The ``__post_init__`` of ``_ExactParams`` (``"_meta": null`` made absent) and of the
-#: ones that also refuse an integer past ``u64``: the rules ``_public_exact`` applies.
-cdef tuple _EXACT_POST_INITS = (vars(t._ExactParams)["__post_init__"],
-                                vars(t.TaskStatusNotificationParams)["__post_init__"])
-#: A body of each class's params with ``"_meta": null``, for the check at import.
-cdef dict _EXACT_SAMPLES = {
-    t.TaskStatusNotification: b'{"_meta":null,"createdAt":"a","lastUpdatedAt":"b",'
-                              b'"pollInterval":18446744073709551615,"status":"working",'
-                              b'"taskId":"c","ttl":null}',
-    t.ElicitationCompleteNotification: b'{"_meta":null,"elicitationId":"e"}',
+cdef object _UNSET = msgspec.UNSET
+#: The ``__post_init__`` of each params class whose rules ``_public_params`` applies:
+#: ``_ExactParams``' makes ``"_meta": null`` absent (and TaskStatusNotificationParams'
+#: refuses an integer past ``u64``, as DetailedTaskNotificationParams' does, which also
+#: makes an absent ``ttl_ms`` None and wants the payload member of its status alone).
+cdef object _EXACT_POST_INIT = vars(t._ExactParams)["__post_init__"]
+cdef object _TASK_STATUS_POST_INIT = vars(t.TaskStatusNotificationParams)["__post_init__"]
+cdef object _DETAILED_TASK_POST_INIT = vars(t.DetailedTaskNotificationParams)["__post_init__"]
+#: Bodies of each class's params, for the check at import: each read both ways must be
+#: equal where ``_public_params`` makes it public, and it must make the first.
+cdef dict _TWIN_SAMPLES = {
+    t.TaskStatusNotification: (
+        b'{"_meta":null,"createdAt":"a","lastUpdatedAt":"b","pollInterval":'
+        b'18446744073709551615,"status":"working","taskId":"c","ttl":null}',
+        b'{"createdAt":"a","lastUpdatedAt":"b","status":"working","taskId":"c",'
+        b'"ttl":18446744073709551616}'),
+    t.ElicitationCompleteNotification: (b'{"_meta":null,"elicitationId":"e"}',),
+    t.TasksNotification: (
+        b'{"createdAt":"a","lastUpdatedAt":"b","result":{},"status":"completed",'
+        b'"taskId":"c"}',
+        b'{"createdAt":"a","error":{},"lastUpdatedAt":"b","status":"working","taskId":"c",'
+        b'"ttlMs":1}',
+        b'{"createdAt":"a","lastUpdatedAt":"b","status":"failed","taskId":"c","ttlMs":1}'),
 }
 
 
-cdef object _public_exact(object value, Py_ssize_t i):
-    """The public notification of a wire value of ``w.EXACT_PARAMS_PUBLIC`` just decoded
-    (``_EXACT[i]``'s), or None when its public class must decide.
+cdef inline void _put(object obj, Py_ssize_t at, object value):
+    """The struct field at the member slot ``at`` of ``obj`` set to ``value``."""
+    Py_INCREF(<PyObject *>value)
+    Py_XDECREF(_member_swap(obj, at, <PyObject *>value))
 
-    The rule of its params' ``__post_init__`` here in C: ``"_meta": null`` made absent
-    (``UNSET``); a value with an integer past ``u64`` (which that ``__post_init__``
-    refuses) or held elsewhere is left to the public class. Then the params and the
-    notification made public in place (the same fields and layout:
-    ``_NOTIFICATION_RETYPE``, checked at import)."""
-    cdef _exact_twin *x = &_EXACT[i]
+
+cdef object _public_params(object value, Py_ssize_t i):
+    """The public notification of a wire value of ``w.PARAMS_TWIN_PUBLIC`` just decoded
+    (``_TWINS[i]``'s), or None when its public class must decide.
+
+    The rules of its params' ``__post_init__`` here in C: ``"_meta": null`` made absent
+    (``UNSET``), an absent ``ttl_ms`` made None. What that ``__post_init__`` refuses or
+    changes otherwise (an integer past ``u64``; a task's payload member missing for its
+    status, or one there for another), and a value held elsewhere, are left to the
+    public class. Then the params and the notification made public in place (the same
+    fields and layout: ``_NOTIFICATION_RETYPE``, checked at import)."""
+    cdef _params_twin *x = &_TWINS[i]
     cdef PyObject *params = _member(value, x.params_at)
     cdef PyObject *member
     cdef Py_ssize_t j
@@ -222,52 +248,77 @@ cdef object _public_exact(object value, Py_ssize_t i):
         member = _member(<object>params, x.at[j])
         if member != NULL and PyLong_CheckExact(<object>member) and <object>member > _U64_MAX:
             return None
-    if _member(<object>params, x.meta_at) == <PyObject *>None:
-        (<object>params).meta = msgspec.UNSET
+    if x.status_at >= 0:
+        status = <object>_member(<object>params, x.status_at)
+        for j in range(_PAYLOADS):
+            if ((_member(<object>params, x.payload_at[j]) == <PyObject *>None)
+                    == (status == <object>x.payload_status[j])):
+                return None  # wanted and missing, or there and not wanted
+    if x.null_at >= 0 and _member(<object>params, x.null_at) == <PyObject *>None:
+        _put(<object>params, x.null_at, _UNSET)
+    if x.unset_at >= 0 and _member(<object>params, x.unset_at) == <PyObject *>_UNSET:
+        _put(<object>params, x.unset_at, None)
     _set_type(<object>params, <object>x.params)
     _set_type(value, <object>x.public)
     return value
 
 
-cdef bint _exact_ready(object wire, object public) except -1:
-    """Take the wire class ``wire`` of ``w.EXACT_PARAMS_PUBLIC`` and its ``public`` class
-    into ``_EXACT``; whether ``_public_exact`` makes its values the public ones: the same
-    fields at both levels (``_same_fields``), no ``__post_init__`` but the params' (one of
-    ``_EXACT_POST_INITS``), and a sample with ``"_meta": null`` read both ways equal."""
-    global _N_EXACT
-    cdef _exact_twin *x
+cdef bint _twin_ready(object wire, object public) except -1:
+    """Take the wire class ``wire`` of ``w.PARAMS_TWIN_PUBLIC`` and its ``public`` class
+    into ``_TWINS``; whether ``_public_params`` makes its values the public ones: the same
+    fields at both levels (``_same_fields``), no ``__post_init__`` but the params', one
+    of those whose rules it applies, and the samples read both ways equal."""
+    global _N_TWINS
+    cdef _params_twin *x
     params_wire = msgspec.structs.fields(wire)[0].type
     params = msgspec.structs.fields(public)[0].type
-    if (_N_EXACT == _MAX_EXACT or len(params.__struct_fields__) > _MAX_EXACT_FIELDS
-            or public not in _EXACT_SAMPLES):
+    post_init = getattr(params, "__post_init__", None)
+    if (_N_TWINS == _MAX_TWINS or len(params.__struct_fields__) > _MAX_TWIN_FIELDS
+            or public not in _TWIN_SAMPLES):
         return False
-    x = &_EXACT[_N_EXACT]
-    x.wire = <PyObject *>wire
-    x.public = <PyObject *>public
-    x.params = <PyObject *>params
+    x = &_TWINS[_N_TWINS]
+    x.wire, x.public, x.params = <PyObject *>wire, <PyObject *>public, <PyObject *>params
     x.params_at = _slot_offset(public, "params")
-    x.meta_at = _slot_offset(params, "meta")
+    x.null_at = x.unset_at = x.status_at = -1
+    if post_init is _EXACT_POST_INIT or post_init is _TASK_STATUS_POST_INIT:
+        x.null_at = _slot_offset(params, "meta")
+    elif post_init is _DETAILED_TASK_POST_INIT and len(params._PAYLOAD) == _PAYLOADS:
+        x.unset_at = _slot_offset(params, "ttl_ms")
+        x.status_at = _slot_offset(params, "status")
+        for j, (status, name) in enumerate(params._PAYLOAD.items()):
+            _TWIN_KEPT.append(status)
+            x.payload_status[j] = <PyObject *>status
+            x.payload_at[j] = _slot_offset(params, name)
+    else:
+        return False
     x.count = len(params.__struct_fields__)
     for j, name in enumerate(params.__struct_fields__):
         x.at[j] = _slot_offset(params, name)
-    _N_EXACT += 1
+    _N_TWINS += 1
     if not (_same_fields(wire, public) and _same_fields(params_wire, params)
-            and not hasattr(public, "__post_init__")
-            and getattr(params, "__post_init__", None) in _EXACT_POST_INITS):
+            and not hasattr(public, "__post_init__")):
         return False
-    sample = b'{"method":"%s","params":%s}' % (public.__struct_config__.tag.encode(),
-                                               _EXACT_SAMPLES[public])
-    made = _public_exact(msgspec.json.decode(sample, type=wire), _N_EXACT - 1)
-    expected = msgspec.json.decode(sample, type=public)
-    return type(made) is public and made == expected and made.params.meta is msgspec.UNSET
+    tag = public.__struct_config__.tag.encode()
+    for k, sample in enumerate(_TWIN_SAMPLES[public]):
+        body = b'{"method":"%s","params":%s}' % (tag, sample)
+        made = _public_params(msgspec.json.decode(body, type=wire), _N_TWINS - 1)
+        if made is None and k == 0:
+            return False
+        try:
+            expected = msgspec.json.decode(body, type=public)
+        except msgspec.ValidationError:
+            expected = None
+        if made is not None and not (type(made) is public and made == expected):
+            return False
+    return True
 
 
 #: Whether notifications are read with ``notification_wire_decoder`` and its wire values
-#: made public by ``_public_notification`` and ``_public_exact`` (else with the public
+#: made public by ``_public_notification`` and ``_public_params`` (else with the public
 #: decoder).
 cdef bint _NOTIFICATION_RETYPE = all([
     _same_notification(wire, public) for wire, public in w.NOTIFICATION_PUBLIC.items()
-]) and all([_exact_ready(wire, public) for wire, public in w.EXACT_PARAMS_PUBLIC.items()])
+]) and all([_twin_ready(wire, public) for wire, public in w.PARAMS_TWIN_PUBLIC.items()])
 NOTIFICATION_RETYPE = _NOTIFICATION_RETYPE  # for the tests
 if _NOTIFICATION_RETYPE:
     _method_init(&_DECODERS[_D_NOTIFICATION], w.notification_wire_decoder.decode)
@@ -318,9 +369,9 @@ cdef inline object _notification_decoder(object body, int method):
         return _public_notification(value, _PROMPTS)
     if cls is _CANCELLED_WIRE:
         return _public_notification(value, _CANCELLED)
-    for i in range(_N_EXACT):
-        if cls is <object>_EXACT[i].wire:
-            public = _public_exact(value, i)
+    for i in range(_N_TWINS):
+        if cls is <object>_TWINS[i].wire:
+            public = _public_params(value, i)
             if public is None:  # the public class decides, errors included
                 return (w.notification_method_decoders[method].decode(body) if method >= 0
                         else w.notification_decoder.decode(body))

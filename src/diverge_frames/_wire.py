@@ -37,7 +37,7 @@ __all__ = [
     "ListChangedWire",
     "CancelledWire",
     "NOTIFICATION_PUBLIC",
-    "EXACT_PARAMS_PUBLIC",
+    "PARAMS_TWIN_PUBLIC",
     "notification_decoder",
     "notification_wire_decoder",
     "custom_decoder",
@@ -222,23 +222,22 @@ def _twin(public: type, **types: Any) -> type:
     )
 
 
-def _exact_params_twin(public: type) -> type:
-    """The wire twin of a typed notification whose ``params`` are ``_ExactParams``.
+def _params_twin(public: type) -> type:
+    """The wire twin of a typed notification whose ``params`` run a ``__post_init__``.
 
-    Its params are read as a :func:`_twin` of them, without their ``__post_init__``,
-    which makes ``"_meta": null`` absent and refuses an integer past ``u64``: the
-    compiled path does the first in C and leaves a value with such an integer to the
-    public class (``_public.pxi``)."""
+    Its params are read as a :func:`_twin` of them, without it: the compiled path
+    applies its rules in C, or leaves the value to the public class (``_public.pxi``)."""
     params = msgspec.structs.fields(public)[0]
     return _twin(public, params=_twin(params.type))
 
 
-#: Each wire notification class with ``_ExactParams`` params and its public class.
-EXACT_PARAMS_PUBLIC: dict[type, type] = {
-    _exact_params_twin(cls): cls
-    for cls in (t.TaskStatusNotification, t.ElicitationCompleteNotification)
+#: Each wire notification class whose params' ``__post_init__`` the compiled path
+#: applies in C, and its public class.
+PARAMS_TWIN_PUBLIC: dict[type, type] = {
+    _params_twin(cls): cls
+    for cls in (t.TaskStatusNotification, t.ElicitationCompleteNotification, t.TasksNotification)
 }
-_WIRE_OF = {public: wire for wire, public in (NOTIFICATION_PUBLIC | EXACT_PARAMS_PUBLIC).items()}
+_WIRE_OF = {public: wire for wire, public in (NOTIFICATION_PUBLIC | PARAMS_TWIN_PUBLIC).items()}
 
 
 #: The tag byte of each frame: a notification or a result (tag 0, by channel), or the
