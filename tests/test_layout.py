@@ -340,6 +340,7 @@ def test_each_pxi_uses_only_what_came_before() -> None:
         "_public.pxi",
         "_precheck.pxi",
         "_items.pxi",
+        "_plain_error.pxi",
         "_strings.pxi",
         "_encode.pxi",
     ]

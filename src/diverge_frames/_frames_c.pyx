@@ -55,7 +55,7 @@ from cpython.bytes cimport (PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromS
                             PyBytes_GET_SIZE)
 from cpython.long cimport PyLong_CheckExact
 from cpython.ref cimport PyObject
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memmove
 
 cimport cython
@@ -282,6 +282,8 @@ include "_public.pxi"
 include "_precheck.pxi"
 # rmcp's item rule for a result's contents, in C.
 include "_items.pxi"
+# The ErrorData rmcp writes without data, read at once in C.
+include "_plain_error.pxi"
 # Long strings built in C and cut out of a body before msgspec reads the rest.
 include "_strings.pxi"
 # Encode, its checks and serde_json's exponents.
@@ -709,6 +711,9 @@ cdef object _result_failed(object body, object src, const unsigned char *p, Py_s
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
+    value = _plain_error_data(p, n)
+    if value is not None:
+        return value
     src = _source(body, p, n, tag, _EXPECT_ERROR, &r)
     if src is None:
         return _exact(body, tag, _EXPECT_ERROR, None, &r)

@@ -289,6 +289,11 @@ def _hostile() -> list[tuple[str, str, bytes]]:
             _n(obj(("contents", "[" + obj(("uri", text), ("text", text)) + "]"))),
         )
         add(f"str/message-{i}", _R, _e(obj(("code", "-32603"), ("message", text))))
+    # the ErrorData rmcp writes without data, and the spellings around it
+    for i, code in enumerate(["-0", "00", "01", "-01", "0.0", "-0.0", "1e0", "-32601.0"]):
+        add(f"error/code-spelling-{i}", _N, _e(obj(("code", code), ("message", '"m"'))))
+    for i, text in enumerate(EDGE_STRINGS_TEXT + BAD_STRINGS_TEXT):
+        add(f"error/plain-message-{i}", _N, _e(obj(("code", "-32601"), ("message", text))))
     add("str/escaped-key-method", _N, _n(r'{"\u006dethod":"notifications/tools/list_changed"}'))
     add(
         "str/escaped-key-params",
