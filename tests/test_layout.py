@@ -340,7 +340,7 @@ def test_each_pxi_uses_only_what_came_before() -> None:
         "_public.pxi",
         "_precheck.pxi",
         "_items.pxi",
-        "_plain_error.pxi",
+        "_plain.pxi",
         "_strings.pxi",
         "_encode.pxi",
     ]

@@ -282,8 +282,8 @@ include "_public.pxi"
 include "_precheck.pxi"
 # rmcp's item rule for a result's contents, in C.
 include "_items.pxi"
-# The ErrorData rmcp writes without data, read at once in C.
-include "_plain_error.pxi"
+# The plainest errors and results rmcp writes, read at once in C.
+include "_plain.pxi"
 # Long strings built in C and cut out of a body before msgspec reads the rest.
 include "_strings.pxi"
 # Encode, its checks and serde_json's exponents.
@@ -642,6 +642,9 @@ cdef inline object _decode_read_resource(object payload):
 cdef object _read_resource(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
     if tag == _TAG_RESULT:
+        value = _plain_result_data(p, n)  # as rmcp writes one of text or blob items alone
+        if value is not None:
+            return value
         src = _source(body, p, n, tag, _EXPECT_RESULT, &r)
         if src is None:
             value = _items_read(body, p, n, tag, &r)
@@ -711,7 +714,7 @@ cdef object _result_failed(object body, object src, const unsigned char *p, Py_s
 
 cdef object _decode_error(object body, const unsigned char *p, Py_ssize_t n, int tag):
     cdef df_sj_result r
-    value = _plain_error_data(p, n)
+    value = _plain_error_data(p, n)  # as rmcp writes one without data
     if value is not None:
         return value
     src = _source(body, p, n, tag, _EXPECT_ERROR, &r)

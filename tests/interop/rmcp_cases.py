@@ -294,6 +294,24 @@ def _hostile() -> list[tuple[str, str, bytes]]:
         add(f"error/code-spelling-{i}", _N, _e(obj(("code", code), ("message", '"m"'))))
     for i, text in enumerate(EDGE_STRINGS_TEXT + BAD_STRINGS_TEXT):
         add(f"error/plain-message-{i}", _N, _e(obj(("code", "-32601"), ("message", text))))
+    # the ReadResourceResult rmcp writes of text or blob items alone, and the shapes around it
+    for i, body in enumerate(
+        [
+            b'{"contents":[]}',
+            b'{"contents":[{"uri":"u","mimeType":"m","text":"t"},{"uri":"v","blob":"QUJD"}]}',
+            b'{"contents":[{"uri":"u","mimeType":null,"text":"t"}]}',
+            b'{"contents":[{"uri":"u","text":"t","blob":"b"}]}',
+            b'{"contents":[{"uri":"u","blob":"b","text":"t"}]}',
+            b'{"contents":[{"text":"t","uri":"u"}]}',
+            b'{"contents":[{"uri":"u","mimeType":"m"}]}',
+            b'{"contents":[{"uri":"u","text":null,"blob":"b"}]}',
+            '{"contents":[{"uri":"\u00e9","text":"caf\u00e9 \\n"}]}'.encode(),
+            '{"contents":[{"uri":"u","text":"caf\u00e9 \U0001f600"}]}'.encode(),
+            b'{"contents":[{"uri":"u","text":"\xff"}]}',
+            b'{"contents":[{"uri":"u","text":"\xed\xa0\x80"}]}',
+        ]
+    ):
+        add(f"result/plain-{i}", _R, b"\x00" + body)
     add("str/escaped-key-method", _N, _n(r'{"\u006dethod":"notifications/tools/list_changed"}'))
     add(
         "str/escaped-key-params",
