@@ -383,7 +383,11 @@ def _typed_notification(body, int method=-1):
     """For the tests: the notification ``body`` (its JSON) read by the typed decoders
     alone and made public, with no pre-check or exact reading before them (which send
     some bodies elsewhere): as the class of ``method`` (an index of
-    ``w.TYPED_METHODS``), or -1, the union."""
+    ``w.TYPED_METHODS``), or -1, the union. What the public classes' decoders give, for
+    a body the pre-check lets through to them (valid JSON, no key repeated): a params
+    twin reads on past where its public class's ``__post_init__`` would stop, so a
+    repeated ``params`` or a syntax error after it is met where the public decoder raises
+    first."""
     if not -1 <= method < _N_METHODS:
         raise ValueError(f"no typed method {method}")
     return _notification_decoder(body, method)
