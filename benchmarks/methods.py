@@ -108,11 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args(argv)
     rows = run(args.rounds)
-    if args.json:
-        json.dump(rows, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-    else:
-        print(text(rows))
+    print(json.dumps(rows, indent=1) if args.json else text(rows))
     return 0
 
 
