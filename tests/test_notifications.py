@@ -7,6 +7,7 @@ what the rmcp 3.1.4 oracle (``interop/rmcp-oracle``) printed for the same input.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from array import array
@@ -374,7 +375,9 @@ LIST_CHANGED = [
 
 def _python_calls(decode: Any, payloads: list[bytes]) -> tuple[list[Any], list[str]]:
     """``decode`` over ``payloads``: the values, and the names of the Python functions
-    that ran meanwhile (a profile hook sees each one called, from C too)."""
+    that ran meanwhile (a profile hook sees each one called, from C too). The garbage
+    collector is off meanwhile: a collection runs the callbacks others put in
+    ``gc.callbacks`` (hypothesis has one), which are not the decode's."""
     calls: list[str] = []
 
     def hook(frame: Any, event: str, arg: Any) -> None:
@@ -382,12 +385,16 @@ def _python_calls(decode: Any, payloads: list[bytes]) -> tuple[list[Any], list[s
             calls.append(frame.f_code.co_name)
 
     values = []
+    enabled = gc.isenabled()
+    gc.disable()
     sys.setprofile(hook)
     try:
         for payload in payloads:  # a loop, not a comprehension (a frame of its own)
             values.append(decode(payload))
     finally:
         sys.setprofile(None)
+        if enabled:
+            gc.enable()
     return values, calls
 
 
