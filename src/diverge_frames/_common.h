@@ -23,6 +23,16 @@
 #define DF_NOINLINE static __attribute__((noinline))
 #endif
 
+/* A hot function out of line, started on a 64-byte boundary: where its loops fall
+   against the instruction fetch's boundaries no longer moves with the code the compiler
+   places before it (the AVX2 glance's loop ran 20% slower on a body of long numbers in
+   one build than in another whose changes were all elsewhere). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define DF_HOT_ALIGN
+#else
+#define DF_HOT_ALIGN __attribute__((aligned(64)))
+#endif
+
 /* Indexes and lengths: the width of Py_ssize_t on every platform CPython supports. */
 typedef ptrdiff_t df_ssize;
 

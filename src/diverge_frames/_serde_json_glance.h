@@ -259,7 +259,7 @@ DF_INLINE int df_sj_slash_in(uint64_t s, uint64_t ps, df_ssize base, df_ssize a,
 
 #if DF_AVX2
 #define DF_GLANCE(name) name##_avx2
-#define DF_GLANCE_ATTR DF_TARGET_AVX2 DF_NOINLINE
+#define DF_GLANCE_ATTR DF_TARGET_AVX2 DF_NOINLINE DF_HOT_ALIGN
 #define DF_GLANCE_MASKS df_sj_glance_masks_avx2
 #include "_serde_json_glance_loop.h"
 #endif
