@@ -595,6 +595,10 @@ def test_ctrl_c_exits_130_without_traceback(argv: list[str], line: bytes) -> Non
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # SIGINT as a terminal leaves it: a shell without job control starts a command
+        # run in the background with SIGINT ignored, which its children inherit (and
+        # Python then leaves ignored).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(line)
