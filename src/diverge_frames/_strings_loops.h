@@ -14,7 +14,16 @@
  *   DF_LOOP_STOPS   (p): the quotes, backslashes and control bytes of the 64 bytes at
  *                   p (bit i: byte i); bits may be set too for other bytes after the
  *                   first of them, never when there is none.
+ * and, where the path has it,
+ *   DF_LOOP_ESCAPES (d, s, stops, &o): the 64 bytes at s, whose bytes to escape are
+ *                   exactly stops, written at d + o with their escapes at once, as
+ *                   df_write_bytes writes them, and o moved past them: 1; or 0 with
+ *                   nothing written. Stores 128 bytes from d + o at most.
  */
+
+#ifndef DF_LOOP_ESCAPES
+#define DF_LOOP_ESCAPES(d, s, stops, o) 0
+#endif
 
 /* df_string_copy on this path (see _strings.h).
  *
@@ -142,7 +151,8 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_stop_index)(const unsigned char *
  * come and fit (tried again after a block with no stop); in a block with some, while
  * 128 bytes are left to read, the text before each such byte is stored 64 bytes at a
  * time from where it starts (64 bytes are always there to read), then the byte's
- * escape, then the rest of the block: DF_WRITE_BLOCK bytes of room at most. A bit of
+ * escape, then the rest of the block: DF_WRITE_BLOCK bytes of room at most (or the
+ * whole block at once by DF_LOOP_ESCAPES, where the path has it and can). A bit of
  * the stops that is no byte to escape (a borrow of the SWAR path) is passed over. The
  * last bytes one at a time, when 6 a byte fit. */
 DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d, df_ssize cap,
@@ -162,7 +172,11 @@ DF_LOOP_ATTR static inline df_ssize DF_LOOP(df_string_write)(unsigned char *d, d
         if (cap - o < DF_WRITE_BLOCK) goto done;
         stops = DF_LOOP_STOPS(s + i);
         run = !stops; /* after a block with no stop, the run again */
-        last = 0;     /* the block's first byte not yet written */
+        if (stops && DF_LOOP_ESCAPES(d, s + i, stops, &o)) {
+            i += 64;
+            continue;
+        }
+        last = 0; /* the block's first byte not yet written */
         for (; stops; stops &= stops - 1) {
             k = (df_ssize)df_lowest_bit64(stops);
             c = s[i + k];
@@ -193,3 +207,4 @@ done:
 #undef DF_LOOP_RUN_AFTER
 #undef DF_LOOP_STOPS
 #undef DF_LOOP_PLAIN
+#undef DF_LOOP_ESCAPES
