@@ -226,16 +226,27 @@ DF_TARGET_TRANSCODE static inline int df_utf8_decode_avx512(void *d, int kind,
 
 /* df_ucs_encode(d, u, kind, n): the n code units of kind at u written at d as UTF-8,
    d having room for df_ucs_room(kind, n) bytes (each step stores 64); the length
-   written, or -1 when one is a surrogate (U+D800-U+DFFF, which UTF-8 cannot hold). */
+   written, or -1 when one is a surrogate (U+D800-U+DFFF, which UTF-8 cannot hold).
+
+   A step of 16 code points that are all ASCII stores their low bytes. Otherwise each
+   lane's bits are cut into the four bytes of a four-byte sequence at once (vpmultishiftqb:
+   bits 18-20, 12-17, 6-11 and 0-5), shifted right by the bytes its length does not
+   use, the length's marks put in (0xC0, 0xE0 or 0xF0 on the first byte, 0x80 on the
+   others), an ASCII lane kept as it is, and the lanes' bytes squeezed together
+   (vpcompressb: each lane's first byte, a NUL too, and its others that are not 0). */
 DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d, const void *u,
                                                                 int kind, df_ssize n) {
     const unsigned char *u1 = (const unsigned char *)u;
     const uint16_t *u2 = (const uint16_t *)u;
     const uint32_t *u4 = (const uint32_t *)u;
-    const __m512i x3f = _mm512_set1_epi32(0x3F), x80 = _mm512_set1_epi32(0x80);
+    /* of each 64-bit element (two lanes), the bit offsets of the bytes to cut */
+    const __m512i cuts = _mm512_set1_epi64(0x20262C3200060C12LL);
+    const __m512i bits = _mm512_set1_epi32(0x3F3F3F07);
+    const __m512i x80 = _mm512_set1_epi32(0x80), x800 = _mm512_set1_epi32(0x800);
+    const __m512i x10000 = _mm512_set1_epi32(0x10000), xd800 = _mm512_set1_epi32(0xD800);
     const uint64_t firsts = 0x1111111111111111ULL;
     df_ssize i = 0, o = 0;
-    __m512i v, s6, s12, c0, c1, lanes;
+    __m512i v, lanes, shift, marks;
     __mmask16 m, two, three, four;
     uint64_t keep;
     while (i < n) {
@@ -253,36 +264,26 @@ DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d
             : kind == 2 ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, (const void *)(u2 + i)))
                         : _mm512_maskz_loadu_epi32(m, (const void *)(u4 + i));
         two = _mm512_cmpge_epu32_mask(v, x80);
-        if (!two) {
-            _mm512_mask_cvtepi32_storeu_epi8(d + o, m, v);
+        if (!two) { /* the lanes past m are 0: stored, not counted */
+            _mm_storeu_si128((__m128i *)(d + o), _mm512_cvtepi32_epi8(v));
             o += __builtin_popcount(m);
             i += __builtin_popcount(m);
             continue;
         }
-        three = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x800));
-        if (_mm512_mask_cmpeq_epi32_mask(three, _mm512_and_si512(v, _mm512_set1_epi32(~0x7FF)),
-                                         _mm512_set1_epi32(0xD800)))
-            return -1;
-        four = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x10000));
-        s6 = _mm512_srli_epi32(v, 6);
-        s12 = _mm512_srli_epi32(v, 12);
-        c0 = _mm512_or_si512(_mm512_and_si512(v, x3f), x80);   /* the last byte */
-        c1 = _mm512_or_si512(_mm512_and_si512(s6, x3f), x80);  /* the one before */
-        lanes = _mm512_mask_mov_epi32(
-            v, two, _mm512_or_si512(_mm512_or_si512(s6, _mm512_set1_epi32(0xC0)),
-                                    _mm512_slli_epi32(c0, 8)));
-        lanes = _mm512_mask_mov_epi32(
-            lanes, three,
-            _mm512_ternarylogic_epi32(_mm512_or_si512(s12, _mm512_set1_epi32(0xE0)),
-                                      _mm512_slli_epi32(c1, 8), _mm512_slli_epi32(c0, 16), 0xFE));
-        lanes = _mm512_mask_mov_epi32(
-            lanes, four,
-            _mm512_or_si512(
-                _mm512_ternarylogic_epi32(
-                    _mm512_or_si512(_mm512_srli_epi32(v, 18), _mm512_set1_epi32(0xF0)),
-                    _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(s12, x3f), x80), 8),
-                    _mm512_slli_epi32(c1, 16), 0xFE),
-                _mm512_slli_epi32(c0, 24)));
+        /* a surrogate: (v ^ 0xD800) < 0x800 */
+        if (_mm512_cmplt_epu32_mask(_mm512_xor_si512(v, xd800), x800)) return -1;
+        three = _mm512_cmpge_epu32_mask(v, x800);
+        four = _mm512_cmpge_epu32_mask(v, x10000);
+        /* the right shift that drops the bytes a lane's length does not use: 16 bits for
+           two bytes, 8 for three, 0 for four */
+        shift = _mm512_mask_mov_epi32(_mm512_set1_epi32(16), three, _mm512_set1_epi32(8));
+        shift = _mm512_maskz_mov_epi32((__mmask16)~four, shift);
+        marks = _mm512_mask_mov_epi32(_mm512_set1_epi32(0x80C0), three,
+                                      _mm512_set1_epi32(0x8080E0));
+        marks = _mm512_mask_mov_epi32(marks, four, _mm512_set1_epi32((int)0x808080F0));
+        lanes = _mm512_srlv_epi32(_mm512_and_si512(_mm512_multishift_epi64_epi8(cuts, v), bits),
+                                  shift);
+        lanes = _mm512_mask_or_epi32(v, two, lanes, marks);
         /* each lane's first byte (a NUL is one), and its others that are not zero; only
            the lanes read */
         keep = (_mm512_test_epi8_mask(lanes, lanes) | firsts) &
