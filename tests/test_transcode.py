@@ -39,12 +39,15 @@ ALPHABETS = {
     ),
 }
 #: UTF-8 broken: a stray continuation byte, a lead cut short (before ASCII and at the
-#: end), overlong forms, surrogates, past U+10FFFF, the bytes 0xF5-0xFF.
+#: end), overlong forms, surrogates, past U+10FFFF, the bytes 0xF5-0xFF (alone, and
+#: 0xF8-0xFF as the lead of four bytes whose low three bits would make a valid code
+#: point).
 BROKEN = [
     b"\x80", b"\xbf", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98", b"\xc0\x80", b"\xc1\xbf",
     b"\xe0\x80\x80", b"\xe0\x9f\xbf", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf",
     b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
     b"\xf8\x88\x80\x80\x80", b"\xfe", b"\xff", b"\xc3\xa9\xa9",
+    b"\xf8\x90\x80\x80", b"\xfb\x9f\x98\x80", b"\xfc\x90\x80\x80", b"\xff\x8f\xbf\xbf",
 ]  # fmt: skip
 #: Places around the kernel's steps: 16 characters, 64-byte blocks, 61 bytes (the last
 #: lead a block takes whole).

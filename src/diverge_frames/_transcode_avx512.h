@@ -78,7 +78,8 @@ DF_TARGET_TRANSCODE static inline uint32_t df_utf8_shape_avx512(const unsigned c
 
 /* Of the lead bytes' high nibbles (8-B, continuation bytes, never a lead): a lead's
    length, the bits of its own it keeps, the right shift that drops the bytes past its
-   length from the four-byte assembly, and the least code point of its length. */
+   length from the four-byte assembly, and the least code point of its length. A lead
+   of 0xF8 or more keeps its bit 3 too, which puts its code point past U+10FFFF. */
 #define DF_NIBBLES(ascii, cont, two, three, four)                                          \
     _mm512_set_epi32(four, three, two, two, cont, cont, cont, cont, ascii, ascii, ascii,    \
                      ascii, ascii, ascii, ascii, ascii)
@@ -101,21 +102,26 @@ DF_TARGET_TRANSCODE static inline void df_store_units_avx512(void *d, int kind, 
 DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __m512i v,
                                                            __m128i lead8, __m128i next8,
                                                            __mmask16 take) {
-    /* each 32-bit lane's low byte (a lead's position) copied to its four bytes */
-    const __m512i spread = _mm512_set4_epi32(0x0C0C0C0C, 0x08080808, 0x04040404, 0);
+    /* each lead's position copied to the four bytes of its 32-bit lane, plus 0-3 */
+    const __m512i spread = _mm512_set_epi32(
+        0x0F0F0F0F, 0x0E0E0E0E, 0x0D0D0D0D, 0x0C0C0C0C, 0x0B0B0B0B, 0x0A0A0A0A, 0x09090909,
+        0x08080808, 0x07070707, 0x06060606, 0x05050505, 0x04040404, 0x03030303, 0x02020202,
+        0x01010101, 0);
     const __m512i bytes4 = _mm512_set1_epi32(0x03020100);
     const __m512i lengths = DF_NIBBLES(1, 0, 2, 3, 4);
-    const __m512i keeps = DF_NIBBLES(0x7F, 0, 0x1F, 0x0F, 0x07);
+    const __m512i keeps = DF_NIBBLES(0x7F, 0, 0x1F, 0x0F, 0x0F);
     const __m512i shifts = DF_NIBBLES(18, 0, 12, 6, 0);
     const __m512i least = DF_NIBBLES(0, 0, 0x80, 0x800, 0x10000);
     const __m512i x3f = _mm512_set1_epi32(0x3F), ff = _mm512_set1_epi32(0xFF);
-    __m512i next = _mm512_cvtepu8_epi32(next8), lead = _mm512_cvtepu8_epi32(lead8);
-    __m512i x, first, nibble, len, cp;
+    /* each character's length as the distance to the next lead */
+    __m512i gap = _mm512_cvtepu8_epi32(_mm_sub_epi8(next8, lead8));
+    __m512i x, first, nibble, cp;
     __mmask16 bad;
-    x = _mm512_permutexvar_epi8(_mm512_add_epi32(_mm512_shuffle_epi8(lead, spread), bytes4), v);
+    x = _mm512_permutexvar_epi8(
+        _mm512_add_epi8(_mm512_permutexvar_epi8(spread, _mm512_castsi128_si512(lead8)), bytes4),
+        v);
     first = _mm512_and_si512(x, ff); /* each character's lead byte */
     nibble = _mm512_srli_epi32(first, 4);
-    len = _mm512_permutexvar_epi32(nibble, lengths);
     cp = _mm512_or_si512(
         _mm512_slli_epi32(_mm512_and_si512(first, _mm512_permutexvar_epi32(nibble, keeps)), 18),
         _mm512_ternarylogic_epi32(
@@ -123,12 +129,11 @@ DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __
             _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 16), x3f), 6),
             _mm512_and_si512(_mm512_srli_epi32(x, 24), x3f), 0xFE));
     cp = _mm512_srlv_epi32(cp, _mm512_permutexvar_epi32(nibble, shifts));
-    bad = _mm512_cmpneq_epi32_mask(_mm512_sub_epi32(next, lead), len) |
+    bad = _mm512_cmpneq_epi32_mask(gap, _mm512_permutexvar_epi32(nibble, lengths)) |
           _mm512_cmplt_epu32_mask(cp, _mm512_permutexvar_epi32(nibble, least)) |
           _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF)) |
           _mm512_cmpeq_epi32_mask(_mm512_and_si512(cp, _mm512_set1_epi32(0x1FF800)),
-                                  _mm512_set1_epi32(0xD800)) |
-          _mm512_cmpge_epu32_mask(first, _mm512_set1_epi32(0xF8));
+                                  _mm512_set1_epi32(0xD800));
     df_store_units_avx512(d, kind, cp, take);
     return (bad & take) != 0;
 }
