@@ -109,10 +109,11 @@ DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __
         0x01010101, 0);
     const __m512i bytes4 = _mm512_set1_epi32(0x03020100);
     const __m512i lengths = DF_NIBBLES(1, 0, 2, 3, 4);
-    const __m512i keeps = DF_NIBBLES(0x7F, 0, 0x1F, 0x0F, 0x0F);
+    const __m512i keeps = DF_NIBBLES(0x3F3F3F7F, 0, 0x3F3F3F1F, 0x3F3F3F0F, 0x3F3F3F0F);
     const __m512i shifts = DF_NIBBLES(18, 0, 12, 6, 0);
     const __m512i least = DF_NIBBLES(0, 0, 0x80, 0x800, 0x10000);
-    const __m512i x3f = _mm512_set1_epi32(0x3F), ff = _mm512_set1_epi32(0xFF);
+    const __m512i ff = _mm512_set1_epi32(0xFF);
+    const __m512i by64 = _mm512_set1_epi16(0x0140), by4096 = _mm512_set1_epi32(0x00011000);
     /* each character's length as the distance to the next lead */
     __m512i gap = _mm512_cvtepu8_epi32(_mm_sub_epi8(next8, lead8));
     __m512i x, first, nibble, cp;
@@ -122,12 +123,12 @@ DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __
         v);
     first = _mm512_and_si512(x, ff); /* each character's lead byte */
     nibble = _mm512_srli_epi32(first, 4);
-    cp = _mm512_or_si512(
-        _mm512_slli_epi32(_mm512_and_si512(first, _mm512_permutexvar_epi32(nibble, keeps)), 18),
-        _mm512_ternarylogic_epi32(
-            _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 8), x3f), 12),
-            _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, 16), x3f), 6),
-            _mm512_and_si512(_mm512_srli_epi32(x, 24), x3f), 0xFE));
+    /* the four bytes' bits (the lead's own, six of each other), put together as
+       b0 << 18 | b1 << 12 | b2 << 6 | b3 by two multiply-adds, then the bytes past the
+       length shifted out */
+    cp = _mm512_madd_epi16(
+        _mm512_maddubs_epi16(_mm512_and_si512(x, _mm512_permutexvar_epi32(nibble, keeps)), by64),
+        by4096);
     cp = _mm512_srlv_epi32(cp, _mm512_permutexvar_epi32(nibble, shifts));
     bad = _mm512_cmpneq_epi32_mask(gap, _mm512_permutexvar_epi32(nibble, lengths)) |
           _mm512_cmplt_epu32_mask(cp, _mm512_permutexvar_epi32(nibble, least)) |
