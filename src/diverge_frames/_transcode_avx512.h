@@ -112,17 +112,15 @@ DF_TARGET_TRANSCODE static inline int df_utf8_chars_avx512(void *d, int kind, __
     const __m512i keeps = DF_NIBBLES(0x3F3F3F7F, 0, 0x3F3F3F1F, 0x3F3F3F0F, 0x3F3F3F0F);
     const __m512i shifts = DF_NIBBLES(18, 0, 12, 6, 0);
     const __m512i least = DF_NIBBLES(0, 0, 0x80, 0x800, 0x10000);
-    const __m512i ff = _mm512_set1_epi32(0xFF);
     const __m512i by64 = _mm512_set1_epi16(0x0140), by4096 = _mm512_set1_epi32(0x00011000);
     /* each character's length as the distance to the next lead */
     __m512i gap = _mm512_cvtepu8_epi32(_mm_sub_epi8(next8, lead8));
-    __m512i x, first, nibble, cp;
+    __m512i x, nibble, cp;
     __mmask16 bad;
     x = _mm512_permutexvar_epi8(
         _mm512_add_epi8(_mm512_permutexvar_epi8(spread, _mm512_castsi128_si512(lead8)), bytes4),
         v);
-    first = _mm512_and_si512(x, ff); /* each character's lead byte */
-    nibble = _mm512_srli_epi32(first, 4);
+    nibble = _mm512_srli_epi32(x, 4); /* its low four bits: the lead's high nibble */
     /* the four bytes' bits (the lead's own, six of each other), put together as
        b0 << 18 | b1 << 12 | b2 << 6 | b3 by two multiply-adds, then the bytes past the
        length shifted out */
