@@ -247,11 +247,14 @@ DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d
     const __m512i cuts = _mm512_set1_epi64(0x20262C3200060C12LL);
     const __m512i bits = _mm512_set1_epi32(0x3F3F3F07);
     const __m512i x80 = _mm512_set1_epi32(0x80), x800 = _mm512_set1_epi32(0x800);
-    const __m512i x10000 = _mm512_set1_epi32(0x10000), xd800 = _mm512_set1_epi32(0xD800);
+    const __m512i xd800 = _mm512_set1_epi32(0xD800), one = _mm512_set1_epi32(1);
+    const __m512i shifts = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 16);
+    const __m512i marked = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            (int)0x808080F0, 0x8080E0, 0x80C0);
     const uint64_t firsts = 0x1111111111111111ULL;
     df_ssize i = 0, o = 0;
-    __m512i v, lanes, shift, marks;
-    __mmask16 m, two, three, four;
+    __m512i v, lanes, past, shift, marks;
+    __mmask16 m, two;
     uint64_t keep;
     while (i < n) {
         if (kind == 1 && n - i >= 64) {
@@ -276,15 +279,12 @@ DF_TARGET_TRANSCODE static inline df_ssize df_ucs_encode_avx512(unsigned char *d
         }
         /* a surrogate: (v ^ 0xD800) < 0x800 */
         if (_mm512_cmplt_epu32_mask(_mm512_xor_si512(v, xd800), x800)) return -1;
-        three = _mm512_cmpge_epu32_mask(v, x800);
-        four = _mm512_cmpge_epu32_mask(v, x10000);
-        /* the right shift that drops the bytes a lane's length does not use: 16 bits for
-           two bytes, 8 for three, 0 for four */
-        shift = _mm512_mask_mov_epi32(_mm512_set1_epi32(16), three, _mm512_set1_epi32(8));
-        shift = _mm512_maskz_mov_epi32((__mmask16)~four, shift);
-        marks = _mm512_mask_mov_epi32(_mm512_set1_epi32(0x80C0), three,
-                                      _mm512_set1_epi32(0x8080E0));
-        marks = _mm512_mask_mov_epi32(marks, four, _mm512_set1_epi32((int)0x808080F0));
+        /* past two bytes: 0 (two bytes or one), 1 (three) or 2 (four); by it, the right
+           shift that drops the bytes a lane's length does not use, and its marks */
+        past = _mm512_add_epi32(_mm512_min_epu32(_mm512_srli_epi32(v, 11), one),
+                                _mm512_min_epu32(_mm512_srli_epi32(v, 16), one));
+        shift = _mm512_permutexvar_epi32(past, shifts);
+        marks = _mm512_permutexvar_epi32(past, marked);
         lanes = _mm512_srlv_epi32(_mm512_and_si512(_mm512_multishift_epi64_epi8(cuts, v), bits),
                                   shift);
         lanes = _mm512_mask_or_epi32(v, two, lanes, marks);
