@@ -24,11 +24,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
+try:
+    import matplotlib
+except ImportError:  # told by main(), after --help
+    matplotlib = None
+else:
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Colour and label of each column, in drawing order.
@@ -249,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "_static" / "charts"))
     parser.add_argument("--commit", help="the commit the run measured (default: HEAD)")
     args = parser.parse_args(argv)
+    if matplotlib is None:
+        print(
+            "charts.py: matplotlib is not installed (pip install -r docs/requirements.txt)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         with open(args.result, encoding="utf-8") as f:
             result = json.load(f)

@@ -10,6 +10,7 @@ with the package installed.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -33,13 +34,33 @@ def _loads(payload: bytes) -> object:
         return error
 
 
+def _size(text: str) -> int:
+    """A size in bytes, as ``65536`` or ``6.4e4``."""
+    try:
+        size = int(float(text))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"not a size in bytes: {text!r}") from None
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"not a size in bytes: {text!r}")
+    return size
+
+
 def main(argv: list[str]) -> int:
-    """Print one line per size; 2 for an unknown shape."""
-    shape = argv[0] if argv else "progress _meta"
+    """Print one line per size; 2 for an unknown shape or size."""
+    shapes = "\n".join(f"  {name!r}" for name in test_limits.SHAPES)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=f"shapes (quote them: their names have spaces):\n{shapes}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("shape", nargs="?", default="progress _meta", help="default: %(default)r")
+    parser.add_argument("sizes", nargs="*", type=_size, help="bytes; default 64 kB to 64 MB")
+    args = parser.parse_args(argv)
+    shape = args.shape
     if shape not in test_limits.SHAPES:
-        print(f"unknown shape {shape!r}; one of: {', '.join(test_limits.SHAPES)}", file=sys.stderr)
+        print(f"unknown shape {shape!r}; --help lists them", file=sys.stderr)
         return 2
-    sizes = [int(float(a)) for a in argv[1:]] or [2**16, 2**20, 2**23, 2**24, 2**26]
+    sizes = args.sizes or [2**16, 2**20, 2**23, 2**24, 2**26]
     channel, make, _, _ = test_limits.SHAPES[shape]
     decoders = {"pure": test_limits.decoder(_frames_py, channel)}
     if _frames_c is not None:
