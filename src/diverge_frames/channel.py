@@ -77,6 +77,11 @@ from ._impl import NO_EXTENSIONS
 from ._names import public_dir
 from ._wire import Payload  # noqa: F401 - re-exported: importers name it from here
 from .errors import SequenceError
+from .types import (  # noqa: F401 - the events' annotations name them, here their home
+    ErrorData,
+    ReadResourceResult,
+    ServerNotification,
+)
 
 __all__ = [
     "ChannelState",
