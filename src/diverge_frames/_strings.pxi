@@ -59,6 +59,10 @@ cdef int _SPLICE_SHORT = 1
 #: The room a long string's str is given at first: the rest of the body when shorter
 #: (a string that goes on past it then gets all the rest of the body).
 cdef Py_ssize_t _FIRST_ROOM = 65536
+#: The longest rest of a body a long string's str is given at once (then cut to size),
+#: rather than _FIRST_ROOM: growing the str past _FIRST_ROOM may move, and copy, what
+#: it holds.
+cdef Py_ssize_t _WHOLE_ROOM = 1 << 20
 
 
 cdef object _utf8(const char *s, Py_ssize_t m):
@@ -93,8 +97,9 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
 
     The content is read once (``df_string_copy``), its escapes replaced as it goes:
     into a buffer of ``_STACK_ROOM`` bytes on the stack, then (a string that goes on
-    past it) into a str given ``_FIRST_ROOM`` bytes, then all the rest of the body if it
-    goes on past those. With any byte >= 0x80, CPython's UTF-8 decoder then reads the
+    past it) into a str given all the rest of the body when that is at most
+    ``_WHOLE_ROOM`` bytes, else ``_FIRST_ROOM`` bytes and then all the rest if it goes on
+    past those; cut to size at its end. With any byte >= 0x80, CPython's UTF-8 decoder then reads the
     copy; or the content itself, when the buffer held one and no escape, and no escape
     comes before the end."""
     cdef unsigned char first[_STACK_ROOM]
@@ -130,7 +135,7 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
             if result is None:
                 end[0] = -1
             return result
-    room = min(n - j, _FIRST_ROOM)  # more than _STACK_ROOM: -2 says so
+    room = n - j if n - j <= _WHOLE_ROOM else _FIRST_ROOM  # more than _STACK_ROOM: -2 says so
     out = _new_str(room, 127)
     memcpy(_str_data(out), first, at.o)
     e = _string_copy(<unsigned char *>_str_data(out), room, p, n, &at)
