@@ -98,10 +98,10 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
     The content is read once (``df_string_copy``), its escapes replaced as it goes:
     into a buffer of ``_STACK_ROOM`` bytes on the stack, then (a string that goes on
     past it) into a str given all the rest of the body when that is at most
-    ``_WHOLE_ROOM`` bytes, else ``_FIRST_ROOM`` bytes and then all the rest if it goes on
-    past those; cut to size at its end. With any byte >= 0x80, CPython's UTF-8 decoder then reads the
-    copy; or the content itself, when the buffer held one and no escape, and no escape
-    comes before the end."""
+    ``_WHOLE_ROOM`` bytes, else ``_FIRST_ROOM`` bytes and then all the rest if it goes
+    on past those; cut to size at its end. With any byte >= 0x80, CPython's UTF-8
+    decoder then reads the copy; or the content itself, when the buffer held one and no
+    escape, and no escape comes before the end."""
     cdef unsigned char first[_STACK_ROOM]
     cdef _Copy at
     cdef Py_ssize_t room, e
