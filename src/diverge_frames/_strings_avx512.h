@@ -115,25 +115,16 @@ DF_TARGET_AVX512 static inline uint64_t df_stops_avx512(const unsigned char *p) 
            _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1F));
 }
 
-/* The letter of each short escape but the backslash's, by the low six bits of the byte
-   it escapes (a control byte: \b \t \n \f \r; serde_json's CharEscape); 0 for the
-   other control bytes, written \u00XX. */
-#define DF_L(c) ((char)((c) == 8 ? 'b' : (c) == 9 ? 't' : (c) == 10 ? 'n' : (c) == 12 ? 'f' \
-                        : (c) == 13 ? 'r' : 0))
-
 /* df_escapes(d, s, stops, &o) (DF_LOOP_ESCAPES): the 64 bytes at s, whose bytes to
    escape are stops (nonzero), written at d + *o at once when every one of them has a
    short escape (a backslash and one byte: a quote, a backslash, \b \t \n \f \r): each
    byte to escape becomes its letter (vpermb) and each half of the block is spread out
    with a backslash before each letter (vpexpandb, the places from pdep and pext);
    *o moved past them, and 1. 0, nothing written, when one needs \u00XX. Stores 128 bytes
-   from d + *o at most. */
+   from d + *o at most. A control byte's letter is DF_ESCAPE's ('u' for \u00XX). */
 DF_TARGET_AVX512 static inline int df_escapes_avx512(unsigned char *d, const unsigned char *s,
                                                     uint64_t stops, df_ssize *o) {
-    const __m512i letters = _mm512_set_epi8(
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, DF_L(13), DF_L(12),
-        DF_L(11), DF_L(10), DF_L(9), DF_L(8), 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i letters = _mm512_loadu_si512((const void *)DF_ESCAPE); /* bytes 0-63 */
     /* a half's 32 bytes spread over 64 places: bit 2i whether byte i has a backslash
        before it, bit 2i + 1 (always) the byte itself */
     const uint64_t odd = 0xAAAAAAAAAAAAAAAAULL, even = 0x5555555555555555ULL;
@@ -144,7 +135,7 @@ DF_TARGET_AVX512 static inline int df_escapes_avx512(unsigned char *d, const uns
     df_ssize w = *o;
     /* the quotes and backslashes stay as they are, the control bytes become letters */
     v = _mm512_mask_permutexvar_epi8(v, control, v, letters);
-    if (_mm512_mask_cmpeq_epi8_mask(control, v, _mm512_setzero_si512())) return 0;
+    if (_mm512_mask_cmpeq_epi8_mask(control, v, _mm512_set1_epi8('u'))) return 0;
     half = (uint32_t)stops;
     _mm512_storeu_si512((void *)(d + w),
                         _mm512_mask_expand_epi8(backslash,
@@ -158,8 +149,6 @@ DF_TARGET_AVX512 static inline int df_escapes_avx512(unsigned char *d, const uns
     *o = w + 32 + __builtin_popcount(half);
     return 1;
 }
-#undef DF_L
-
 #define DF_LOOP(name) name##_avx512
 #define DF_LOOP_ATTR DF_TARGET_AVX512
 #define DF_LOOP_MASKS df_masks_avx512
