@@ -117,6 +117,7 @@ def extensions():
             "src/diverge_frames/_strings_sse2.h",
             "src/diverge_frames/_strings_avx2.h",
             "src/diverge_frames/_strings_avx512.h",
+            "src/diverge_frames/_transcode_avx2.h",
             "src/diverge_frames/_transcode_avx512.h",
             "src/diverge_frames/_strings_loops.h",
             "src/diverge_frames/_strings_keys.h",

@@ -101,6 +101,8 @@ SDIST_REQUIRED = [
     f"src/{PACKAGE}/_strings_sse2.h",
     f"src/{PACKAGE}/_strings_avx2.h",
     f"src/{PACKAGE}/_strings_avx512.h",
+    f"src/{PACKAGE}/_transcode_avx2.h",
+    f"src/{PACKAGE}/_transcode_avx512.h",
     f"src/{PACKAGE}/_strings_loops.h",
     f"src/{PACKAGE}/_strings_keys.h",
     f"src/{PACKAGE}/_strings.pxi",

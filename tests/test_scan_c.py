@@ -2,9 +2,10 @@
 (``src/diverge_frames/_scan.h``, checked by ``tests/c/test_scan.c``) and the string
 functions (``_strings.h``, checked by ``tests/c/test_strings.c`` on every path the CPU
 has: AVX-512, AVX2, SSE2, SWAR), their writing of a str's content by
-``tests/c/test_write.c``, their UTF-8 transcoding (``_transcode_avx512.h``) by
-``tests/c/test_transcode.c``; and the glance of ``_serde_json_glance.h``, 64 bytes a
-block, against its byte loop by ``tests/c/test_glance.c``.
+``tests/c/test_write.c``, their UTF-8 transcoding (``_transcode_avx512.h`` and
+``_transcode_avx2.h``, each path the CPU has) by ``tests/c/test_transcode.c``; and the
+glance of ``_serde_json_glance.h``, 64 bytes a block, against its byte loop by
+``tests/c/test_glance.c``.
 
 Each program is compiled with the C compiler that builds the extension and run twice:
 as built by default (SSE2 on x86-64) and with ``-DDF_SCALAR``, the fallback path that

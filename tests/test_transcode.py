@@ -1,10 +1,11 @@
-"""Long non-ASCII strings, UTF-8 to str and back: on the AVX-512 path the compiled twin
-decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``) and makes a
-long str's UTF-8 with its own encoder (``df_ucs_encode``), kept in the str as CPython
-keeps it; on every other path CPython's codec does both. Whatever the text (each width
-of character, each str kind, UTF-8 broken in each way it breaks, anywhere around the
-16-character steps and 64-byte blocks), both twins on every path give the general
-path's value (the same str, of the same kind) or its error, and encode the same bytes."""
+"""Long non-ASCII strings, UTF-8 to str and back: on the AVX-512 and AVX2 paths the
+compiled twin decodes a long string's UTF-8 with its own transcoder (``df_utf8_decode``),
+and on the AVX-512 path makes a long str's UTF-8 with its own encoder
+(``df_ucs_encode``), kept in the str as CPython keeps it; elsewhere CPython's codec
+does it. Whatever the text (each width of character, each str kind, UTF-8 broken in
+each way it breaks, anywhere around the 8- and 16-character steps and 32- and 64-byte
+blocks), both twins on every path give the general path's value (the same str, of the
+same kind) or its error, and encode the same bytes."""
 
 from __future__ import annotations
 
@@ -49,14 +50,16 @@ BROKEN = [
     b"\xf8\x88\x80\x80\x80", b"\xfe", b"\xff", b"\xc3\xa9\xa9",
     b"\xf8\x90\x80\x80", b"\xfb\x9f\x98\x80", b"\xfc\x90\x80\x80", b"\xff\x8f\xbf\xbf",
 ]  # fmt: skip
-#: Places around the kernel's steps: 16 characters, 64-byte blocks, 61 bytes (the last
-#: lead a block takes whole).
-PLACES = [0, 1, 15, 16, 17, 47, 48, 60, 61, 62, 63, 64, 65, 127, 128, 1023, 1024, -1]
+#: Places around the kernels' steps: 8 and 16 characters, 32- and 64-byte blocks, 29
+#: and 61 bytes (the last lead a block takes whole).
+PLACES = [0, 1, 7, 8, 9, 15, 16, 17, 28, 29, 30, 31, 32, 33, 47, 48, 60, 61, 62, 63, 64,
+          65, 127, 128, 1023, 1024, -1]  # fmt: skip
 
 
-@pytest.fixture(params=[3, 2], ids=["avx512", "avx2"])
+@pytest.fixture(params=[3, 2, 1], ids=["avx512", "avx2", "sse2"])
 def path(request: pytest.FixtureRequest) -> Any:
-    """The path with the transcoder and one without (CPython's codec); others skip."""
+    """The paths with a transcoder (AVX-512, AVX2) and one without (SSE2: CPython's
+    codec); those the CPU does not have skip."""
     frames = helpers.compiled()
     if frames._string_path(request.param) != request.param:
         frames._string_path(99)
@@ -135,7 +138,7 @@ def test_generated_text_reads_and_writes_back(alphabet: str, data: Any, key: str
         at = data.draw(st.integers(min_value=0, max_value=len(raw)))
         raw = raw[:at] + data.draw(st.sampled_from(BROKEN)) + raw[at:]
     body = _body(raw, key)
-    for path in (3, 2):
+    for path in (3, 2, 1):
         if frames._string_path(path) != path:
             continue
         try:

@@ -14,9 +14,10 @@
  *   df_find_string_key  the next `"text":"`, `"blob":"` (or other name) in a range;
  *   df_count_empty      how many `""` a range holds;
  *   df_utf8_shape, df_utf8_decode, df_ucs_room, df_ucs_encode
- *                       UTF-8 into a str's code units and back (_transcode_avx512.h), on
- *                       the AVX-512 path only (df_transcodes() says whether): elsewhere
- *                       the extension calls CPython's own codec.
+ *                       UTF-8 into a str's code units and back (_transcode_avx512.h,
+ *                       _transcode_avx2.h), on the AVX-512 and AVX2 paths
+ *                       (df_transcodes() says whether): elsewhere the extension calls
+ *                       CPython's own codec.
  *
  * df_string_copy reads 64 bytes a step as bit masks of the bytes that matter (quotes,
  * backslashes, control bytes, bytes >= 0x80; simdjson's way: a run of backslashes
@@ -39,6 +40,7 @@
 #include "_strings_keys.h"
 #include "_strings_sse2.h"
 #include "_strings_swar.h"
+#include "_transcode_avx2.h"
 #include "_transcode_avx512.h"
 
 /* Which loops run: 3 AVX-512, 2 AVX2, 1 SSE2, 0 SWAR (and which glance: its AVX2 path
@@ -49,7 +51,8 @@ static int df_string_path = DF_SSE2;
 DF_INLINE void df_strings_init(void) {
 #if DF_AVX2
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) df_string_path = 2;
+    df_transcode_init_avx2();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) df_string_path = 2;
 #endif
 #if DF_AVX512
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
@@ -125,10 +128,10 @@ DF_INLINE df_ssize df_string_write(unsigned char *d, df_ssize cap, const unsigne
 
 /* ------------------------------------------------------------------ transcoding */
 
-/* 1 when the functions below run (the AVX-512 path), 0 when they do nothing: then
-   CPython's UTF-8 codec is the one (no kernel of this kind beats it by enough
-   elsewhere; docs/performance.md, "Mixed UTF-8 decode"). */
-DF_INLINE int df_transcodes(void) { return df_string_path == 3; }
+/* 1 when the functions below run (the AVX-512 and AVX2 paths), 0 when they do
+   nothing: then CPython's UTF-8 codec is the one (no scalar kernel beats it by enough;
+   docs/performance.md, "Mixed UTF-8 decode"). */
+DF_INLINE int df_transcodes(void) { return df_string_path >= 2; }
 
 /* df_utf8_shape(s, n, &chars): the characters of the UTF-8 bytes s[0:n] and the
    maxchar PyUnicode_New wants for them (exact when they are valid UTF-8). */
@@ -136,19 +139,27 @@ DF_INLINE uint32_t df_utf8_shape(const unsigned char *s, df_ssize n, df_ssize *c
 #if DF_AVX512
     if (df_string_path == 3) return df_utf8_shape_avx512(s, n, chars);
 #endif
+#if DF_AVX2
+    if (df_string_path == 2) return df_utf8_shape_avx2(s, n, chars);
+#endif
     (void)s;
     *chars = n;
     return 0x10FFFF;
 }
 
-/* df_utf8_decode(d, kind, s, n): s[0:n] into df_utf8_shape's count of code units of
-   kind (1, 2, 4) at d; 0, or -1 when s[0:n] is not well-formed UTF-8 (as Rust's str
-   and CPython's strict decoder define it). */
-DF_INLINE int df_utf8_decode(void *d, int kind, const unsigned char *s, df_ssize n) {
+/* df_utf8_decode(d, kind, chars, s, n): s[0:n] into df_utf8_shape's count (chars) of
+   code units of kind (1, 2, 4) at d, which has room for chars units and no more; 0, or
+   -1 when s[0:n] is not well-formed UTF-8 (as Rust's str and CPython's strict decoder
+   define it), or when no kernel runs (df_transcodes). */
+DF_INLINE int df_utf8_decode(void *d, int kind, df_ssize chars, const unsigned char *s,
+                             df_ssize n) {
 #if DF_AVX512
     if (df_string_path == 3) return df_utf8_decode_avx512(d, kind, s, n);
 #endif
-    (void)d, (void)kind, (void)s, (void)n;
+#if DF_AVX2
+    if (df_string_path == 2) return df_utf8_decode_avx2(d, kind, chars, s, n);
+#endif
+    (void)d, (void)kind, (void)chars, (void)s, (void)n;
     return -1;
 }
 
@@ -165,6 +176,9 @@ DF_INLINE df_ssize df_ucs_room(int kind, df_ssize n) {
 DF_INLINE df_ssize df_ucs_encode(unsigned char *d, const void *u, int kind, df_ssize n) {
 #if DF_AVX512
     if (df_string_path == 3) return df_ucs_encode_avx512(d, u, kind, n);
+#endif
+#if DF_AVX2
+    if (df_string_path == 2) return df_ucs_encode_avx2(d, u, kind, n);
 #endif
     (void)d, (void)u, (void)kind, (void)n;
     return -1;

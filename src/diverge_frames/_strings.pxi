@@ -34,8 +34,8 @@ cdef extern from "_strings.h":
     bint _transcodes "df_transcodes"() noexcept nogil
     Py_UCS4 _utf8_shape "df_utf8_shape"(const unsigned char *s, Py_ssize_t n,
                                         Py_ssize_t *chars) noexcept nogil
-    int _utf8_decode "df_utf8_decode"(void *d, int kind, const unsigned char *s,
-                                      Py_ssize_t n) noexcept nogil
+    int _utf8_decode "df_utf8_decode"(void *d, int kind, Py_ssize_t chars,
+                                      const unsigned char *s, Py_ssize_t n) noexcept nogil
 
 _strings_init()
 cdef enum:
@@ -69,16 +69,16 @@ cdef object _utf8(const char *s, Py_ssize_t m):
     """The str of the UTF-8 ``s[:m]``, or None when it is not UTF-8 (Rust's str and
     CPython reject the same bytes: overlong forms, surrogates, above U+10FFFF).
 
-    On the AVX-512 path the str is sized by one counting pass (``df_utf8_shape``: its
-    characters and kind) and filled by ``df_utf8_decode``, 16 characters a step; the
-    bytes it refuses, and every other path, go to CPython's strict decoder, which
-    decides."""
+    On the AVX-512 and AVX2 paths the str is sized by one counting pass
+    (``df_utf8_shape``: its characters and kind) and filled by ``df_utf8_decode``, 16 or
+    8 characters a step; the bytes it refuses, and every other path, go to CPython's
+    strict decoder, which decides."""
     cdef Py_ssize_t chars
     cdef Py_UCS4 maxchar
     if _transcodes():
         maxchar = _utf8_shape(<const unsigned char *>s, m, &chars)
         result = PyUnicode_New(chars, maxchar)
-        if _utf8_decode(PyUnicode_DATA(result), PyUnicode_KIND(result),
+        if _utf8_decode(PyUnicode_DATA(result), PyUnicode_KIND(result), chars,
                         <const unsigned char *>s, m) == 0:
             return result
     try:

@@ -3,12 +3,12 @@
  * built of every length of character and broken in every way UTF-8 breaks (a lead with
  * too few or too many continuation bytes, a stray continuation byte, overlong forms,
  * surrogates, code points past U+10FFFF, the bytes 0xF8-0xFF), at every length around
- * the kernels' 16-character steps and 64-byte blocks.
+ * the kernels' steps (8 and 16 characters or code points, 32- and 64-byte blocks).
  *
  * Built and run by tests/test_scan_c.py twice: as the compiler builds the extension
- * (the AVX-512 kernels run when the CPU has them) and with -DDF_SCALAR (no kernel:
- * df_transcodes() is 0 and the functions do nothing, which is checked). Exit status 0
- * when every check holds; otherwise the first failures are printed.
+ * (the kernels of each path the CPU has, AVX-512 and AVX2) and with -DDF_SCALAR (no
+ * kernel: df_transcodes() is 0 and the functions do nothing, which is checked). Exit
+ * status 0 when every check holds; otherwise the first failures are printed.
  *
  *   cc -O2 -I src/diverge_frames tests/c/test_transcode.c -o t && ./t
  */
@@ -122,7 +122,7 @@ static void check_decode(const unsigned char *s, df_ssize n) {
     }
     kind = maxchar < 0x100 ? 1 : maxchar < 0x10000 ? 2 : 4;
     memset(out, 0xA5, sizeof out);
-    got = df_utf8_decode(out, kind, s, n);
+    got = df_utf8_decode(out, kind, chars, s, n);
     if ((got == 0) != (count >= 0)) {
         fail(got == 0 ? "decode: accepted invalid UTF-8" : "decode: rejected valid UTF-8", n, s);
         return;
@@ -209,34 +209,41 @@ int main(void) {
     static unsigned char buf[MAX + 64];
     static const uint32_t bounds[] = {0x80, 0x100, 0x800, 0x10000, 0x110000};
     df_ssize n, off, m, i;
-    int round, b, kind;
+    int round, b, kind, best, path;
     df_strings_init();
+    best = df_string_path;
     if (!df_transcodes()) {
         /* no kernel: nothing decodes, the extension calls CPython's codec */
-        if (df_utf8_decode(buf, 1, (const unsigned char *)"a", 1) != -1 ||
+        if (df_utf8_decode(buf, 1, 1, (const unsigned char *)"a", 1) != -1 ||
             df_ucs_encode(buf, "\xe9", 1, 1) != -1)
             failures++;
         printf("transcode: no kernel on this path, DF_SSE2=%d\n", DF_SSE2);
         if (!failures) printf("ok: every transcoding matches its reference\n");
         return failures != 0;
     }
-    for (round = 0; round < 40; round++)
-        for (n = 0; n <= 300; n++)
-            for (b = 0; b < 5; b++) {
-                off = round % 64;
-                m = random_utf8(buf + off, n, bounds[b]);
-                check_decode(buf + off, m);
-                if (m > 0) {
-                    for (i = 0; i < 1 + (df_ssize)(next_random() % 3); i++)
-                        corrupt(buf + off, m, (df_ssize)(next_random() % (unsigned)m));
+    /* the kernels of each path from the best the CPU has down to AVX2 */
+    for (path = best; path >= 2; path--) {
+        df_string_path = path;
+        printf("transcode: path %d\n", path);
+        for (round = 0; round < 40; round++)
+            for (n = 0; n <= 300; n++)
+                for (b = 0; b < 5; b++) {
+                    off = round % 64;
+                    m = random_utf8(buf + off, n, bounds[b]);
                     check_decode(buf + off, m);
-                    m -= (df_ssize)(next_random() % 4); /* cut anywhere */
-                    if (m >= 0) check_decode(buf + off, m);
+                    if (m > 0) {
+                        for (i = 0; i < 1 + (df_ssize)(next_random() % 3); i++)
+                            corrupt(buf + off, m, (df_ssize)(next_random() % (unsigned)m));
+                        check_decode(buf + off, m);
+                        m -= (df_ssize)(next_random() % 4); /* cut anywhere */
+                        if (m >= 0) check_decode(buf + off, m);
+                    }
                 }
-            }
-    for (round = 0; round < 20; round++)
-        for (n = 0; n <= MAX; n += 1 + (n > 200) * 7)
-            for (kind = 1; kind <= 4; kind *= 2) check_encode(kind, n);
+        for (round = 0; round < 20; round++)
+            for (n = 0; n <= MAX; n += 1 + (n > 200) * 7)
+                for (kind = 1; kind <= 4; kind *= 2) check_encode(kind, n);
+    }
+    df_string_path = best;
     printf("transcode: %ld checks, %d failures, DF_SSE2=%d\n", checks, failures, DF_SSE2);
     if (!failures) printf("ok: every transcoding matches its reference\n");
     return failures != 0;
