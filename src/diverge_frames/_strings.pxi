@@ -99,9 +99,10 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
     into a buffer of ``_STACK_ROOM`` bytes on the stack, then (a string that goes on
     past it) into a str given all the rest of the body when that is at most
     ``_WHOLE_ROOM`` bytes, else ``_FIRST_ROOM`` bytes and then all the rest if it goes
-    on past those; cut to size at its end. With any byte >= 0x80, CPython's UTF-8
-    decoder then reads the copy; or the content itself, when the buffer held one and no
-    escape, and no escape comes before the end."""
+    on past those; cut to size at its end. With any byte >= 0x80, ``_utf8`` then reads
+    the copy (our transcoder where one runs, else CPython's UTF-8 decoder); or the
+    content itself, when the buffer held one and no escape, and no escape comes before
+    the end."""
     cdef unsigned char first[_STACK_ROOM]
     cdef _Copy at
     cdef Py_ssize_t room, e
@@ -123,8 +124,8 @@ cdef object _long_string(const unsigned char *p, Py_ssize_t n, Py_ssize_t j,
     if e == -1:
         return None
     if at.high and not at.flags & _STR_ESCAPED:
-        # Non-ASCII and no escape so far: CPython's decoder reads the content where it
-        # is, once its end is found, when no escape comes first (no copy to make).
+        # Non-ASCII and no escape so far: _utf8 reads the content where it is, once its
+        # end is found, when no escape comes first (no copy to make).
         e = _stop_index(p, n, at.i)
         if e == n or p[e] < 0x20:
             end[0] = -1  # not closed, or a control byte: serde_json rejects it
