@@ -51,6 +51,7 @@ static int df_string_path = DF_SSE2;
 DF_INLINE void df_strings_init(void) {
 #if DF_AVX2
     __builtin_cpu_init();
+    df_strings_init_avx2();
     df_transcode_init_avx2();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) df_string_path = 2;
 #endif
