@@ -14,7 +14,7 @@
  * Lemire's three table lookups a pair of bytes), then takes a 32-byte block at a time
  * in the steps of _transcode_avx512.h's decoder, in what AVX2 has: the lead bytes
  * (every byte that is not 10xxxxxx) found as a mask; for each eight bytes of it, the
- * positions of its leads from a table (df_lead_at), the four bytes from each lead
+ * positions of its leads from a table (df_bit_at), the four bytes from each lead
  * gathered into a 32-bit lane (vpshufb on each half of the block, blended by the
  * index's bit 4), and each lane's code point put together by two multiply-adds, its
  * bits and the shift that drops the bytes past its length looked up by the lead's high
@@ -34,33 +34,27 @@
 #define DF_TRANSCODE_AVX2_H
 
 #include "_common.h"
+#include "_strings_avx2.h"
 
 #if DF_AVX2
 
 #define DF_TARGET_TRANSCODE_AVX2 __attribute__((target("avx2,popcnt")))
 
-/* Tables filled once by df_transcode_init_avx2:
-   df_lead_at       of each byte 0-255 read as a mask of eight bytes, the positions of
-                    its set bits, lowest first, one a byte (the bytes past its count 0);
+/* Tables filled once by df_transcode_init_avx2 (and df_bit_at, of _strings_avx2.h, by
+   df_strings_init_avx2: the positions of the set bits of a byte, which read as a mask of
+   eight bytes gives the positions of their lead bytes):
    df_utf8_squeeze  of four UTF-8 lengths less one (two bits each, the first lowest),
                     the vpshufb indexes that put the first that many bytes of each of
                     four 32-bit lanes together (0x80, a zero, past them);
    df_utf8_squeezed their sum: the bytes those indexes keep;
    df_pairs         of a four-bit mask, its bits spread two apart (bit i to bit 2i). */
-static uint64_t df_lead_at[256];
 static unsigned char df_utf8_squeeze[256][16];
 static unsigned char df_utf8_squeezed[256];
 static unsigned char df_pairs[16];
 
 DF_INLINE void df_transcode_init_avx2(void) {
     unsigned m, b, j, k, length;
-    uint64_t at;
     for (m = 0; m < 256; m++) {
-        at = 0;
-        k = 0;
-        for (b = 0; b < 8; b++)
-            if (m & (1u << b)) at |= (uint64_t)b << (8 * k++);
-        df_lead_at[m] = at;
         k = 0;
         for (b = 0; b < 4; b++) { /* lane b's first length bytes */
             length = ((m >> (2 * b)) & 3) + 1;
@@ -310,13 +304,13 @@ DF_TARGET_TRANSCODE_AVX2 static inline int df_utf8_decode_avx2(void *d, int kind
         lo = _mm256_permute2x128_si256(v, v, 0x00);
         hi = _mm256_permute2x128_si256(v, v, 0x11);
         /* a step for each eight bytes: the characters whose leads lie in them, their
-           positions from df_lead_at */
+           positions from df_bit_at */
         for (j = 0; j < 32; j += 8) {
             m = (window >> j) & 0xFF;
             k = (unsigned)__builtin_popcount(m);
             df_store_units_avx2(d, kind, o, chars,
                                 df_utf8_chars_avx2(lo, hi, _mm_set_epi64x(0, (long long)(
-                                    df_lead_at[m] + 0x0101010101010101ULL * j))),
+                                    df_bit_at[m] + 0x0101010101010101ULL * j))),
                                 k);
             o += k;
         }
