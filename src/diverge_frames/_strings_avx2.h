@@ -1,5 +1,7 @@
-/* The AVX2 path of the string loop (see _strings.h): 32 bytes a step, compiled for its
- * own target and run when the CPU has AVX2.
+/* The AVX2 path of the string loop (see _strings.h): 32 bytes a step, simple escapes
+ * undone in the step (compares, and vpshufb squeezing out eight bytes at a time) and
+ * short escapes written in the step (vpshufb), compiled for its own target and run when
+ * the CPU has AVX2 and POPCNT.
  */
 #ifndef DF_STRINGS_AVX2_H
 #define DF_STRINGS_AVX2_H
