@@ -49,6 +49,31 @@ DF_INLINE int df_hex4(const unsigned char *s) {
     return value;
 }
 
+/* The code point cp (at most U+10FFFF, no surrogate) written at d as UTF-8: its
+   length, 1-4. */
+DF_INLINE df_ssize df_put_utf8(unsigned char *d, uint32_t cp) {
+    if (cp < 0x80) {
+        d[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        d[0] = (unsigned char)(0xC0 | (cp >> 6));
+        d[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        d[0] = (unsigned char)(0xE0 | (cp >> 12));
+        d[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        d[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    d[0] = (unsigned char)(0xF0 | (cp >> 18));
+    d[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    d[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    d[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 /* The \u escape at s[*i] (a backslash, then 'u') written to d[*o] as UTF-8: advances
    both; 0, or -1 when serde_json rejects it in a str (serde_json 1.0.154 read.rs,
    parse_unicode_escape with validate: a \uDC00-\uDFFF escape alone, or a \uD800-\uDBFF
@@ -67,28 +92,8 @@ DF_INLINE int df_unicode_escape(unsigned char *d, df_ssize *o, const unsigned ch
         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         at += 6;
     }
-    if (cp < 0x80) {
-        w[0] = (unsigned char)cp;
-        *o += 1;
-    } else {
-        *high = 0x80u;
-        if (cp < 0x800) {
-            w[0] = (unsigned char)(0xC0 | (cp >> 6));
-            w[1] = (unsigned char)(0x80 | (cp & 0x3F));
-            *o += 2;
-        } else if (cp < 0x10000) {
-            w[0] = (unsigned char)(0xE0 | (cp >> 12));
-            w[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-            w[2] = (unsigned char)(0x80 | (cp & 0x3F));
-            *o += 3;
-        } else {
-            w[0] = (unsigned char)(0xF0 | (cp >> 18));
-            w[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-            w[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-            w[3] = (unsigned char)(0x80 | (cp & 0x3F));
-            *o += 4;
-        }
-    }
+    if (cp >= 0x80) *high = 0x80u;
+    *o += df_put_utf8(w, (uint32_t)cp);
     *i = at;
     return 0;
 }

@@ -35,6 +35,7 @@
 
 #include "_common.h"
 #include "_strings_avx2.h"
+#include "_strings_base.h"
 
 #if DF_AVX2
 
@@ -396,22 +397,8 @@ DF_TARGET_TRANSCODE_AVX2 static inline df_ssize df_ucs_encode_avx2(unsigned char
     if (!_mm256_testz_si256(bad, bad)) return -1;
     for (; i < n; i++) {
         c = kind == 1 ? u1[i] : kind == 2 ? u2[i] : u4[i];
-        if (c < 0x80) {
-            d[o++] = (unsigned char)c;
-        } else if (c < 0x800) {
-            d[o++] = (unsigned char)(0xC0 | c >> 6);
-            d[o++] = (unsigned char)(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            if (c >= 0xD800 && c <= 0xDFFF) return -1;
-            d[o++] = (unsigned char)(0xE0 | c >> 12);
-            d[o++] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-            d[o++] = (unsigned char)(0x80 | (c & 0x3F));
-        } else {
-            d[o++] = (unsigned char)(0xF0 | c >> 18);
-            d[o++] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-            d[o++] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-            d[o++] = (unsigned char)(0x80 | (c & 0x3F));
-        }
+        if (c >= 0xD800 && c <= 0xDFFF) return -1;
+        o += df_put_utf8(d + o, c);
     }
     return o;
 }
